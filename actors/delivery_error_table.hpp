@@ -1,0 +1,34 @@
+#pragma once
+// Which delivery errors are worth a retry. One table, following Kafka's RetriableException
+// hierarchy (clients/.../common/protocol/Errors.java) for broker errors, plus librdkafka's local
+// transient errors. librdkafka 2.0.2 treats a few Java-retriable errors as permanent
+// (NETWORK_EXCEPTION, CORRUPT_MESSAGE, FENCED/UNKNOWN_LEADER_EPOCH, THROTTLING_QUOTA_EXCEEDED);
+// with retries=0 they reach us in the delivery report and *we* retry them, as Java would.
+// Pure logic: uses librdkafka's error enum, never a librdkafka call.
+#include <librdkafka/rdkafka.h>
+
+#include <span>
+#include <string_view>
+
+namespace status_store {
+
+enum class delivery_outcome : uint8_t {
+  success,        // acknowledged
+  retriable,      // transient: back off and send the latest value of the key again
+  non_retriable,  // re-sending the same bytes would fail again: give up at once
+};
+
+struct delivery_error_row {
+  int code;                  // rd_kafka_resp_err_t value
+  std::string_view name;     // Kafka's / librdkafka's name
+  bool retriable;
+  std::string_view reason;   // why, in a few words (shown in the README table)
+};
+
+/// Every error code with an explicit decision. Codes not in the table are non-retriable, like
+/// Java's ApiException (UnknownServerException included).
+std::span<const delivery_error_row> delivery_error_table();
+
+delivery_outcome classify_delivery_error(rd_kafka_resp_err_t err);
+
+}  // namespace status_store

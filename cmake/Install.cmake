@@ -1,0 +1,25 @@
+# Install rules: libraries, public headers and an exported CMake package so a worker can
+#   find_package(status_store REQUIRED)  and  target_link_libraries(w PRIVATE status_store::status_store)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS status_store status_store_core EXPORT status_store_targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+foreach(dir actors app config messages)
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/${dir}
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindCAF017.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
+install(EXPORT status_store_targets NAMESPACE status_store::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/status_storeConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/status_storeConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/status_storeConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/status_storeConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/status_storeConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)

@@ -1,0 +1,36 @@
+#pragma once
+// Every compile-time default of status-store in one place, each with the reason it has that value.
+#include <cstdint>
+#include <string_view>
+
+namespace status_store::defaults {
+
+// --- Kafka Connect's DistributedConfig, unchanged so a worker file means the same here ----------
+inline constexpr std::string_view bootstrap_servers = "localhost:9092";
+inline constexpr std::string_view group_id = "connect";  // Connect's client id base fallback
+inline constexpr int32_t partitions = 5;
+inline constexpr int16_t replication_factor = 3;
+
+// --- the KIP's five retry settings --------------------------------------------------------------
+inline constexpr int32_t max_retries = 5;
+inline constexpr int64_t initial_backoff_ms = 300;
+inline constexpr int64_t max_backoff_ms = 10000;
+inline constexpr double backoff_multiplier = 2.0;
+inline constexpr double jitter_factor = 0.25;
+
+// --- status-store's own ---------------------------------------------------------------------------
+// One attempt (librdkafka's message.timeout.ms) is bounded at 15 s: long enough to ride out a
+// leader election on a real cluster (broker.session.timeout.ms defaults to 9 s) within one attempt,
+// short enough that the 6 attempts of the default retry policy give up within about 100 s of an
+// outage instead of Java's 120 s per attempt (delivery.timeout.ms) times unbounded retries.
+inline constexpr int64_t message_timeout_ms = 15000;
+// librdkafka 2.0.2 with its default reconnect.backoff.max.ms (10 s) reports a timed-out message up
+// to ~8 s late while the leader is down; 1 s keeps delivery reports close to message.timeout.ms.
+inline constexpr int64_t reconnect_backoff_max_ms = 1000;
+// Batching delay of the status producer: a few ms amortize requests under load and are invisible
+// next to a status change's human time scale.
+inline constexpr int64_t linger_ms = 5;
+// stop() drains for at most this long; then what is left is counted failed and logged by key.
+inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
+
+}  // namespace status_store::defaults

@@ -1,0 +1,66 @@
+#pragma once
+// The worker configuration of the status store: the C++ counterpart of what Kafka Connect's
+// DistributedConfig defines for the status topic, plus the five status.storage.retry.* settings of
+// the KIP, validated at start-up. All defaults live in config/defaults.hpp.
+#include "config/defaults.hpp"
+#include "config/properties.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace status_store {
+
+/// The KIP's retry settings (status.storage.retry.*).
+struct retry_settings {
+  int32_t max_retries = defaults::max_retries;                // [0, 2147483647]; retries, not attempts
+  int64_t initial_backoff_ms = defaults::initial_backoff_ms;  // [0, max long]
+  int64_t max_backoff_ms = defaults::max_backoff_ms;          // [0, max long], >= initial
+  double backoff_multiplier = defaults::backoff_multiplier;   // [1.0, inf)
+  double jitter_factor = defaults::jitter_factor;             // [0.0, 1.0]
+};
+
+struct worker_config {
+  /// Kafka bootstrap servers; the value "mock" selects the embedded librdkafka mock cluster.
+  std::string bootstrap_servers = std::string{defaults::bootstrap_servers};
+  std::string group_id = std::string{defaults::group_id};
+  std::string client_id;  // optional "client.id", appended to the client id base like Connect
+  std::string status_topic;
+  int32_t partitions = defaults::partitions;                  // positive or -1 (broker default)
+  int16_t replication_factor = defaults::replication_factor;  // positive or -1 (broker default)
+  /// Extra status.storage.<topic-config> settings for topic creation (prefix stripped;
+  /// cleanup.policy removed with a warning: compaction is always used).
+  std::map<std::string, std::string> topic_settings;
+  retry_settings retry;
+  /// Per-attempt delivery bound: the status producer's message.timeout.ms
+  /// (settable as producer.message.timeout.ms). See defaults.hpp for why 15 s.
+  int64_t message_timeout_ms = defaults::message_timeout_ms;
+  /// How long stop() keeps draining in-flight and scheduled updates before counting them failed
+  /// (status.storage.shutdown.drain.timeout.ms).
+  int64_t shutdown_drain_timeout_ms = defaults::shutdown_drain_timeout_ms;
+  /// Client pass-through settings, prefix stripped (producer.*, consumer.*, admin.*).
+  std::map<std::string, std::string> producer_overrides;
+  std::map<std::string, std::string> consumer_overrides;
+  std::map<std::string, std::string> admin_overrides;
+  /// security.protocol, sasl.*, ssl.*: given to every client.
+  std::map<std::string, std::string> security_settings;
+
+  bool uses_mock_cluster() const { return bootstrap_servers == "mock"; }
+  /// Connect's clientIdBase: "<group.id>-" or "<group.id>-<client.id>-".
+  std::string client_id_base() const;
+  /// The client.id of the status producer and consumer, e.g. "connect-cluster-statuses".
+  std::string status_client_id() const { return client_id_base() + "statuses"; }
+};
+
+/// Parses and validates. Throws config_error naming the first offending property, its value and
+/// the rule. Unknown keys are not errors: a warning per key is appended to `warnings` (if given),
+/// as are other notes (e.g. an ignored status.storage.cleanup.policy).
+worker_config parse_worker_config(const properties& props, std::vector<std::string>* warnings = nullptr);
+
+/// The effective configuration, every setting with its default filled in, secrets masked, sorted by
+/// key: what `status-store check-config` prints.
+std::vector<std::pair<std::string, std::string>> effective_config(const worker_config& config);
+
+}  // namespace status_store

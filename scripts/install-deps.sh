@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what status-store needs to build and test on Debian 12, from Debian's packages only.
+# Idempotent: packages already present are skipped, so the README commands and CI can always call it.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libcaf-dev          # CAF 0.17.6: the actor framework (CMake refuses >= 0.18)
+  librdkafka-dev      # librdkafka 2.0.2: producer, consumer and the in-process mock cluster
+  libspdlog-dev       # logging, one named logger per component
+  nlohmann-json3-dev  # the JSON of Kafka Connect's status values
+  libcli11-dev        # command-line parsing of the status-store executable
+  libgtest-dev        # unit tests of the pure logic (actor tests use CAF's own test DSL)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
