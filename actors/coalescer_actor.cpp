@@ -1,1 +1,359 @@
-// placeholder
+#include "actors/coalescer_actor.hpp"
+
+#include "actors/delivery_error_table.hpp"
+#include "config/logging.hpp"
+
+#include "caf/actor_system.hpp"
+#include "caf/stateful_actor.hpp"
+#include "caf/typed_event_based_actor.hpp"
+
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace status_store {
+
+namespace {
+
+/// An accepted update waiting to be written (the key is the map's key).
+struct pending_update {
+  bool tombstone = false;
+  std::string value;
+  bool safe = false;
+  std::string worker_id;
+  int32_t generation = 0;
+  uint64_t accept_seq = 0;
+};
+
+/// The value putSafe decides on: read back from the topic or acknowledged by it.
+struct known_status {
+  std::string worker_id;
+  int32_t generation = 0;
+};
+
+struct key_state {
+  std::optional<pending_update> head;  // being written, or waiting for its retry
+  std::optional<pending_update> next;  // the newest value behind it (latest wins)
+  bool in_flight = false;
+  bool retry_scheduled = false;
+  uint32_t retries_done = 0;  // retries used by the current failure episode
+  uint64_t send_id = 0;       // matches delivery reports to the current send
+  std::optional<known_status> known;
+};
+
+struct coalescer_state {
+  coalescer_state() = default;  // required under C++20, see CMakeLists.txt
+  static inline const char* name = "status-store.coalescer";
+
+  coalescer_config config;
+  producer_actor producer;
+  retry_scheduler_actor scheduler;
+  metrics_actor metrics;
+  std::shared_ptr<spdlog::logger> log;
+
+  std::unordered_map<std::string, key_state> keys;
+  /// accept_seq → accepted-at (clock ns) of every unresolved update: gives pending, the oldest
+  /// unacknowledged age, and flush watermarks in one ordered structure.
+  std::map<uint64_t, int64_t> unresolved;
+  uint64_t last_accept_seq = 0;
+  uint64_t last_send_id = 0;
+  store_counters counters;
+
+  // Work collected while the mailbox is busy, shipped by one self-sent tick per burst.
+  std::vector<outgoing_record> outbox;
+  std::vector<retry_request> retry_outbox;
+  bool tick_pending = false;
+
+  std::vector<std::pair<uint64_t, caf::typed_response_promise<ok_atom>>> flushes;
+  bool stopping = false;
+  std::vector<caf::typed_response_promise<drain_report>> drains;
+  bool refused_logged = false;
+};
+
+using self_ptr = coalescer_actor::stateful_pointer<coalescer_state>;
+
+int64_t now_ns(self_ptr self) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(self->clock().now().time_since_epoch()).count();
+}
+
+bool can_write_safely(const std::optional<known_status>& known, const pending_update& u) {
+  return !known || known->worker_id == u.worker_id || known->generation <= u.generation;
+}
+
+void resolve(self_ptr self, const pending_update& u) {
+  self->state.unresolved.erase(u.accept_seq);
+}
+
+void start_send(self_ptr self, const std::string& key, key_state& ks) {
+  auto& st = self->state;
+  ks.in_flight = true;
+  ks.send_id = ++st.last_send_id;
+  ++st.counters.in_flight;
+  st.outbox.push_back(outgoing_record{key, ks.head->tombstone, ks.head->value, ks.send_id});
+}
+
+/// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next.
+void advance(self_ptr self, const std::string& key, key_state& ks) {
+  ks.head.reset();
+  ks.retries_done = 0;
+  if (ks.next) {
+    ks.head = std::move(ks.next);
+    ks.next.reset();
+    start_send(self, key, ks);
+  }
+}
+
+void fail_head(self_ptr self, const std::string& key, key_state& ks, const delivery_result& r,
+               std::string_view why) {
+  auto& st = self->state;
+  ++st.counters.failure;
+  st.log->error("status update for key '{}' failed after {} attempt(s): {} ({}); {}", key, ks.retries_done + 1,
+                r.error_text, r.error, why);
+  resolve(self, *ks.head);
+  advance(self, key, ks);
+}
+
+void accept(self_ptr self, status_update& u) {
+  auto& st = self->state;
+  if (st.stopping) {
+    // Not accepted, so outside the conservation law; say so once rather than per update.
+    if (!st.refused_logged) {
+      st.log->warn("refusing status updates (first key '{}'): the store is stopping", u.key);
+      st.refused_logged = true;
+    }
+    return;
+  }
+  ++st.counters.accepted;
+  pending_update p{u.tombstone, std::move(u.value), u.safe, std::move(u.worker_id), u.generation,
+                   ++st.last_accept_seq};
+  st.unresolved.emplace(p.accept_seq, now_ns(self));
+  auto& ks = st.keys[u.key];
+  if (p.safe && !can_write_safely(ks.known, p)) {
+    ++st.counters.dropped_stale;
+    st.log->debug("putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
+                  "generation {}",
+                  u.key, p.worker_id, p.generation, ks.known->worker_id, ks.known->generation);
+    resolve(self, p);
+    return;
+  }
+  if (!ks.head) {
+    ks.head = std::move(p);
+    start_send(self, u.key, ks);
+    return;
+  }
+  if (ks.next) {
+    ++st.counters.coalesced;
+    resolve(self, *ks.next);
+  }
+  ks.next = std::move(p);
+}
+
+void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen, const delivery_result*& example) {
+  auto& st = self->state;
+  auto it = st.keys.find(r.key);
+  // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
+  if (it == st.keys.end() || !it->second.in_flight || it->second.send_id != r.send_id) return;
+  auto& ks = it->second;
+  ks.in_flight = false;
+  --st.counters.in_flight;
+  switch (classify_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error))) {
+    case delivery_outcome::success:
+      ++st.counters.success;
+      if (!ks.head->worker_id.empty())  // connector and task statuses: our write is now known
+        ks.known = known_status{ks.head->worker_id, ks.head->generation};
+      else if (ks.head->tombstone)
+        ks.known.reset();
+      resolve(self, *ks.head);
+      advance(self, r.key, ks);
+      return;
+    case delivery_outcome::non_retriable:
+      fail_head(self, r.key, ks, r, "not retriable");
+      return;
+    case delivery_outcome::retriable:
+      if (ks.retries_done >= st.config.max_retries) {
+        fail_head(self, r.key, ks, r, "retries exhausted");
+        return;
+      }
+      ks.retry_scheduled = true;
+      ++st.counters.waiting_retry;
+      st.retry_outbox.push_back(retry_request{r.key, ks.retries_done});
+      ++retriable_seen;
+      if (!example) example = &r;
+      return;
+  }
+}
+
+void on_retry_due(self_ptr self, const std::string& key) {
+  auto& st = self->state;
+  auto it = st.keys.find(key);
+  if (it == st.keys.end() || !it->second.retry_scheduled) return;
+  auto& ks = it->second;
+  ks.retry_scheduled = false;
+  --st.counters.waiting_retry;
+  ++ks.retries_done;
+  if (ks.next) {  // the retry sends the latest value; the failed one is superseded
+    ++st.counters.coalesced;
+    resolve(self, *ks.head);
+    ks.head = std::move(ks.next);
+    ks.next.reset();
+  }
+  if (ks.head->safe && !can_write_safely(ks.known, *ks.head)) {
+    ++st.counters.dropped_stale;
+    st.log->debug("retry of putSafe for key '{}' dropped: a newer generation of another worker is known", key);
+    resolve(self, *ks.head);
+    ks.head.reset();
+    ks.retries_done = 0;
+    return;
+  }
+  ++st.counters.retry;
+  start_send(self, key, ks);
+}
+
+void on_observe(self_ptr self, observed_status& o) {
+  auto& ks = self->state.keys[o.key];
+  if (o.tombstone)
+    ks.known.reset();
+  else
+    ks.known = known_status{std::move(o.worker_id), o.generation};
+}
+
+void on_drain_deadline(self_ptr self) {
+  auto& st = self->state;
+  if (st.drains.empty()) return;
+  drain_report report;
+  for (auto& [key, ks] : st.keys) {
+    bool failed = false;
+    for (auto* u : {&ks.head, &ks.next}) {
+      if (!*u) continue;
+      ++report.failed;
+      ++st.counters.failure;
+      resolve(self, **u);
+      u->reset();
+      failed = true;
+    }
+    if (failed) report.failed_keys.push_back(key);
+    ks.in_flight = ks.retry_scheduled = false;
+    ks.retries_done = 0;
+  }
+  st.counters.in_flight = st.counters.waiting_retry = 0;
+  if (report.failed > 0) {
+    std::string sample;
+    for (size_t i = 0; i < report.failed_keys.size() && i < 20; ++i)
+      sample += (i ? ", " : "") + report.failed_keys[i];
+    st.log->error("shutdown drain timeout elapsed: {} status update(s) for {} key(s) counted as failed: {}{}",
+                  report.failed, report.failed_keys.size(), sample, report.failed_keys.size() > 20 ? ", ..." : "");
+  }
+  for (auto& rp : st.drains) rp.deliver(report);
+  st.drains.clear();
+}
+
+/// Runs after every handler: completes flushes and drains, and makes sure one tick ships the work.
+void after_change(self_ptr self) {
+  auto& st = self->state;
+  const uint64_t first_unresolved = st.unresolved.empty() ? UINT64_MAX : st.unresolved.begin()->first;
+  if (!st.flushes.empty()) {
+    auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
+      if (f.first >= first_unresolved) return false;
+      f.second.deliver(ok_atom::value);
+      return true;
+    });
+    st.flushes.erase(done, st.flushes.end());
+  }
+  if (st.stopping && !st.drains.empty() && st.unresolved.empty()) {
+    for (auto& rp : st.drains) rp.deliver(drain_report{});
+    st.drains.clear();
+  }
+  if (!st.tick_pending) {
+    st.tick_pending = true;
+    self->send(self, tick_atom::value);
+  }
+}
+
+/// Ships what the burst produced: one produce batch, one schedule batch, one counters publish.
+void on_tick(self_ptr self) {
+  auto& st = self->state;
+  st.tick_pending = false;
+  if (!st.outbox.empty()) {
+    self->send(st.producer, produce_atom::value, std::move(st.outbox));
+    st.outbox.clear();
+  }
+  if (!st.retry_outbox.empty()) {
+    self->send(st.scheduler, schedule_atom::value, std::move(st.retry_outbox));
+    st.retry_outbox.clear();
+  }
+  st.counters.pending = st.unresolved.size();
+  st.counters.oldest_unacked_since_ns = st.unresolved.empty() ? -1 : st.unresolved.begin()->second;
+  self->send(st.metrics, publish_atom::value, st.counters);
+}
+
+coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config, producer_actor producer,
+                                         retry_scheduler_actor scheduler, metrics_actor metrics) {
+  auto& st = self->state;
+  st.config = config;
+  st.producer = std::move(producer);
+  st.scheduler = std::move(scheduler);
+  st.metrics = std::move(metrics);
+  st.log = component_logger("coalescer");
+  self->send(st.producer, report_to_atom::value, caf::actor_cast<coalescer_actor>(self));
+  self->send(st.scheduler, report_to_atom::value, caf::actor_cast<coalescer_actor>(self));
+  return {
+      [=](put_atom, status_update& u) {
+        accept(self, u);
+        after_change(self);
+      },
+      [=](put_atom, std::vector<status_update>& batch) {
+        for (auto& u : batch) accept(self, u);
+        after_change(self);
+      },
+      [=](observe_atom, observed_status& o) {
+        on_observe(self, o);
+        after_change(self);
+      },
+      [=](delivered_atom, std::vector<delivery_result>& results) {
+        size_t retriable = 0;
+        const delivery_result* example = nullptr;
+        for (auto& r : results) on_delivery(self, r, retriable, example);
+        if (retriable > 0)  // one line per report batch, not per key: outages produce thousands
+          self->state.log->warn("{} status update(s) hit retriable errors (e.g. key '{}': {}); retrying with backoff",
+                                retriable, example->key, example->error_text);
+        after_change(self);
+      },
+      [=](retry_due_atom, std::vector<std::string>& due) {
+        for (auto& key : due) on_retry_due(self, key);
+        after_change(self);
+      },
+      [=](flush_atom) -> caf::result<ok_atom> {
+        auto rp = self->make_response_promise<ok_atom>();
+        self->state.flushes.emplace_back(self->state.last_accept_seq, rp);
+        after_change(self);
+        return rp;
+      },
+      [=](stop_atom, caf::timespan drain_timeout) -> caf::result<drain_report> {
+        auto& s = self->state;
+        auto rp = self->make_response_promise<drain_report>();
+        s.drains.push_back(rp);
+        if (!s.stopping) {
+          s.stopping = true;
+          s.log->info("stopping: draining {} pending status update(s) for at most {} ms", s.unresolved.size(),
+                      std::chrono::duration_cast<std::chrono::milliseconds>(drain_timeout).count());
+          self->delayed_send(self, drain_timeout, deadline_atom::value);
+        }
+        after_change(self);
+        return rp;
+      },
+      [=](tick_atom) { on_tick(self); },
+      [=](deadline_atom) {
+        on_drain_deadline(self);
+        after_change(self);
+      },
+  };
+}
+
+}  // namespace
+
+coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
+                                retry_scheduler_actor scheduler, metrics_actor metrics) {
+  return system.spawn(coalescer, config, std::move(producer), std::move(scheduler), std::move(metrics));
+}
+
+}  // namespace status_store

@@ -1,1 +1,84 @@
-// placeholder
+#include "actors/kafka_producer_client.hpp"
+
+#include "config/secret_masking.hpp"
+
+#include <stdexcept>
+
+namespace status_store {
+
+kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic) {
+  char errstr[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  for (const auto& [key, value] : settings) {
+    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      throw std::runtime_error("librdkafka rejected producer setting " + key + "=" + mask_if_secret(key, value) +
+                               ": " + errstr);
+    }
+  }
+  rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
+  rd_kafka_conf_set_opaque(conf, this);
+  rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+  if (!rk_) {
+    rd_kafka_conf_destroy(conf);
+    throw std::runtime_error(std::string{"cannot create the status producer: "} + errstr);
+  }
+  topic_ = rd_kafka_topic_new(rk_, topic.c_str(), nullptr);  // once: avoids a topic lookup per record
+}
+
+kafka_producer_client::~kafka_producer_client() { shutdown(); }
+
+rd_kafka_resp_err_t kafka_producer_client::produce(const outgoing_record& record) {
+  // The send_id travels as the message opaque and comes back in the delivery report.
+  void* opaque = reinterpret_cast<void*>(static_cast<uintptr_t>(record.send_id));
+  const int rc = rd_kafka_produce(topic_, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
+                                  record.tombstone ? nullptr : const_cast<char*>(record.value.data()),
+                                  record.tombstone ? 0 : record.value.size(), record.key.data(), record.key.size(),
+                                  opaque);
+  return rc == 0 ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_last_error();
+}
+
+void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
+  auto* self = static_cast<kafka_producer_client*>(opaque);
+  delivery_result r;
+  r.key.assign(static_cast<const char*>(msg->key), msg->key_len);
+  r.send_id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(msg->_private));
+  r.error = msg->err;
+  r.partition = msg->partition;
+  if (msg->err) r.error_text = rd_kafka_err2str(msg->err);
+  self->batch_.push_back(std::move(r));
+}
+
+void kafka_producer_client::start_polling(delivery_sink sink) {
+  if (polling_.exchange(true)) return;
+  sink_ = std::move(sink);
+  poller_ = std::thread{[this] { poll_loop(); }};
+}
+
+void kafka_producer_client::poll_loop() {
+  while (polling_.load(std::memory_order_relaxed)) {
+    // Blocks until reports arrive or 100 ms pass (so a stop is noticed); serves all queued reports,
+    // which under load arrive about a thousand at a time: one actor message per batch.
+    rd_kafka_poll(rk_, 100);
+    if (!batch_.empty()) {
+      sink_(std::move(batch_));
+      batch_.clear();
+    }
+  }
+}
+
+void kafka_producer_client::shutdown() {
+  if (polling_.exchange(false) && poller_.joinable()) poller_.join();
+  if (!rk_) return;
+  // rd_kafka_destroy silently drops queued messages; purge so every message gets a report, then
+  // serve the purge reports here (the coalescer has already counted these updates).
+  rd_kafka_purge(rk_, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+  rd_kafka_poll(rk_, 0);
+  batch_.clear();
+  rd_kafka_topic_destroy(topic_);
+  topic_ = nullptr;
+  rd_kafka_destroy(rk_);
+  rk_ = nullptr;
+}
+
+}  // namespace status_store

@@ -1,1 +1,64 @@
-// placeholder
+#include "actors/producer_io_actor.hpp"
+
+#include "config/logging.hpp"
+
+#include "caf/actor_system.hpp"
+#include "caf/send.hpp"
+#include "caf/stateful_actor.hpp"
+#include "caf/typed_event_based_actor.hpp"
+
+namespace status_store {
+
+namespace {
+
+struct producer_io_state {
+  producer_io_state() = default;  // required under C++20, see CMakeLists.txt
+  static inline const char* name = "status-store.producer-io";
+
+  std::shared_ptr<kafka_producer_client> client;
+  coalescer_actor coalescer;
+  std::shared_ptr<spdlog::logger> log;
+
+  // The state dies with the actor: stop the poll thread and release the producer then, which also
+  // drops the poll thread's handle on the coalescer (no reference cycle outlives shutdown).
+  ~producer_io_state() {
+    if (client) client->shutdown();
+  }
+};
+
+using self_ptr = producer_actor::stateful_pointer<producer_io_state>;
+
+producer_actor::behavior_type producer_io(self_ptr self, std::shared_ptr<kafka_producer_client> client) {
+  self->state.client = std::move(client);
+  self->state.log = component_logger("producer-io");
+  return {
+      [=](report_to_atom, coalescer_actor& coalescer) {
+        auto& st = self->state;
+        st.coalescer = coalescer;
+        st.client->start_polling([coalescer](std::vector<delivery_result>&& batch) {
+          caf::anon_send(coalescer, delivered_atom::value, std::move(batch));
+        });
+      },
+      [=](produce_atom, std::vector<outgoing_record>& records) {
+        auto& st = self->state;
+        std::vector<delivery_result> refused;
+        for (const auto& r : records) {
+          if (auto err = st.client->produce(r); err != RD_KAFKA_RESP_ERR_NO_ERROR)
+            refused.push_back(delivery_result{r.key, r.send_id, err, -1, rd_kafka_err2str(err)});
+        }
+        if (!refused.empty()) {
+          st.log->debug("{} of {} record(s) refused by the producer at once (e.g. key '{}': {})", refused.size(),
+                        records.size(), refused.front().key, refused.front().error_text);
+          self->send(st.coalescer, delivered_atom::value, std::move(refused));
+        }
+      },
+  };
+}
+
+}  // namespace
+
+producer_actor spawn_producer_io(caf::actor_system& system, std::shared_ptr<kafka_producer_client> client) {
+  return system.spawn(producer_io, std::move(client));
+}
+
+}  // namespace status_store

@@ -1,0 +1,54 @@
+#pragma once
+// The librdkafka producer behind producer I/O, as a small plain C++ object (no actors inside):
+// create from settings, produce one record, and hand delivery reports to a sink in the batches
+// librdkafka serves them in. Reports are served by one dedicated poll thread blocking in
+// rd_kafka_poll — no busy polling, and never a blocking call on a CAF scheduler thread.
+#include "config/client_settings.hpp"
+#include "messages/protocol.hpp"
+
+#include <librdkafka/rdkafka.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace status_store {
+
+class kafka_producer_client {
+ public:
+  using delivery_sink = std::function<void(std::vector<delivery_result>&&)>;
+
+  /// Throws std::runtime_error naming the setting librdkafka rejected (secrets masked).
+  kafka_producer_client(const kafka_settings& settings, const std::string& topic);
+  ~kafka_producer_client();
+  kafka_producer_client(const kafka_producer_client&) = delete;
+  kafka_producer_client& operator=(const kafka_producer_client&) = delete;
+
+  /// Enqueues one record; returns 0 or the synchronous error (e.g. _QUEUE_FULL, MSG_SIZE_TOO_LARGE).
+  rd_kafka_resp_err_t produce(const outgoing_record& record);
+
+  /// Starts the poll thread; reports go to `sink` from that thread.
+  void start_polling(delivery_sink sink);
+
+  /// Stops polling, purges what librdkafka still holds (its reports are discarded: the coalescer has
+  /// already drained or counted them) and destroys the producer. Idempotent.
+  void shutdown();
+
+  rd_kafka_t* handle() const { return rk_; }
+
+ private:
+  static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
+  void poll_loop();
+
+  rd_kafka_t* rk_ = nullptr;
+  rd_kafka_topic_t* topic_ = nullptr;
+  delivery_sink sink_;
+  std::vector<delivery_result> batch_;  // filled by on_delivery during rd_kafka_poll (poll thread)
+  std::atomic<bool> polling_{false};
+  std::thread poller_;
+};
+
+}  // namespace status_store

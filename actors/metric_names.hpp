@@ -1,0 +1,40 @@
+#pragma once
+// The names operators see, one place. The first three are the KIP's, in its group
+// "status-backing-store-metrics"; the rest are status-store's additions in the same style.
+#include "messages/protocol.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace status_store {
+
+inline constexpr std::string_view metric_group = "status-backing-store-metrics";
+
+struct metric_sample {
+  std::string_view name;
+  std::string_view kind;  // "counter" or "gauge"
+  std::string_view help;
+  double value;
+};
+
+/// Every metric of a snapshot, with its name, kind and help text.
+inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
+  const auto& c = s.counters;
+  auto d = [](auto v) { return static_cast<double>(v); };
+  return {
+      {"status-update-success-total", "counter", "Status updates acknowledged by Kafka", d(c.success)},
+      {"status-update-failure-total", "counter", "Status updates given up after all retries or a non-retriable error", d(c.failure)},
+      {"status-update-retry-total", "counter", "Re-sends of status updates after a retriable error", d(c.retry)},
+      {"status-update-coalesced-total", "counter", "Status updates replaced by a newer value for the same key before being written", d(c.coalesced)},
+      {"status-update-stale-dropped-total", "counter", "putSafe updates refused because a newer generation of another worker is known", d(c.dropped_stale)},
+      {"status-update-accepted-total", "counter", "Status updates accepted by the store", d(c.accepted)},
+      {"status-update-pending", "gauge", "Accepted status updates not yet acknowledged, failed or replaced", d(c.pending)},
+      {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},
+      {"status-update-waiting-retry", "gauge", "Keys waiting for their retry backoff to elapse", d(c.waiting_retry)},
+      {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds", d(s.oldest_unacked_age_ms)},
+  };
+}
+
+}  // namespace status_store

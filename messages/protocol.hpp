@@ -1,0 +1,222 @@
+#pragma once
+// The protocol of status-store: every message and every typed actor interface, in one place.
+//
+// The path of one status update reads in one direction:
+//
+//   facade ──put──▶ coalescer ──produce──▶ producer I/O ──(librdkafka)──▶ Kafka
+//                       ▲  │                     │
+//                       │  └──publish──▶ metrics │
+//                       │                        │
+//                       ├──────delivered─────────┘   (delivery reports, in batches)
+//                       │
+//   retry scheduler ◀───schedule── coalescer;  retry scheduler ──retry_due──▶ coalescer
+//
+// | from            | to              | message                                   | meaning                                   |
+// |-----------------|-----------------|-------------------------------------------|-------------------------------------------|
+// | facade / worker | coalescer       | put, status_update                        | accept one update (latest per key wins)   |
+// | facade / worker | coalescer       | put, vector<status_update>                | accept a batch                            |
+// | reader (view)   | coalescer       | observe, observed_status                  | the value read back for a key (putSafe)   |
+// | facade / worker | coalescer       | flush → ok                                | every update accepted before is resolved  |
+// | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
+// | coalescer       | producer I/O    | report_to, coalescer_actor                | where delivery reports go (sent once)     |
+// | coalescer       | producer I/O    | produce, vector<outgoing_record>          | write these records, one per key          |
+// | producer I/O    | coalescer       | delivered, vector<delivery_result>        | acks and errors, in librdkafka's batches  |
+// | coalescer       | retry scheduler | report_to, coalescer_actor                | where due retries go (sent once)          |
+// | coalescer       | retry scheduler | schedule, vector<retry_request>           | back off, then tell me                    |
+// | retry scheduler | coalescer       | retry_due, vector<string>                 | these keys' backoff has elapsed           |
+// | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
+// | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
+// | coalescer       | itself          | drain_deadline                            | the stop timeout has elapsed              |
+// | coalescer       | metrics         | publish, store_counters                   | cumulative counters and gauges            |
+// | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
+#include "caf/atom.hpp"
+#include "caf/fwd.hpp"
+#include "caf/meta/type_name.hpp"
+#include "caf/replies_to.hpp"
+#include "caf/typed_actor.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace status_store {
+
+// ---- atoms (at most 10 characters) ---------------------------------------------------------------
+using put_atom = caf::atom_constant<caf::atom("put")>;
+using observe_atom = caf::atom_constant<caf::atom("observe")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using stop_atom = caf::atom_constant<caf::atom("stop")>;
+using report_to_atom = caf::atom_constant<caf::atom("report_to")>;
+using produce_atom = caf::atom_constant<caf::atom("produce")>;
+using delivered_atom = caf::atom_constant<caf::atom("delivered")>;
+using schedule_atom = caf::atom_constant<caf::atom("schedule")>;
+using retry_due_atom = caf::atom_constant<caf::atom("retry_due")>;
+using fire_atom = caf::atom_constant<caf::atom("fire")>;
+using tick_atom = caf::atom_constant<caf::atom("tick")>;
+using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
+using publish_atom = caf::atom_constant<caf::atom("publish")>;
+using get_atom = caf::get_atom;
+using ok_atom = caf::ok_atom;
+
+inline constexpr put_atom put_atom_v{};
+inline constexpr observe_atom observe_atom_v{};
+inline constexpr flush_atom flush_atom_v{};
+inline constexpr stop_atom stop_atom_v{};
+inline constexpr report_to_atom report_to_atom_v{};
+inline constexpr produce_atom produce_atom_v{};
+inline constexpr delivered_atom delivered_atom_v{};
+inline constexpr schedule_atom schedule_atom_v{};
+inline constexpr retry_due_atom retry_due_atom_v{};
+inline constexpr fire_atom fire_atom_v{};
+inline constexpr tick_atom tick_atom_v{};
+inline constexpr deadline_atom deadline_atom_v{};
+inline constexpr publish_atom publish_atom_v{};
+
+// ---- messages --------------------------------------------------------------------------------------
+
+/// One accepted status update, already encoded by the caller's thread (the codec runs once, off the
+/// actors). `safe` marks Connect's putSafe: written only if the known value allows it.
+struct status_update {
+  std::string key;
+  bool tombstone = false;
+  std::string value;      // JSON bytes; empty for a tombstone
+  bool safe = false;
+  std::string worker_id;  // for putSafe's rule; empty for topic statuses
+  int32_t generation = 0;
+  friend bool operator==(const status_update&, const status_update&) = default;
+};
+
+/// What a reader saw on the topic for a key: the "known value" putSafe decides on.
+struct observed_status {
+  std::string key;
+  bool tombstone = false;
+  std::string worker_id;
+  int32_t generation = 0;
+  friend bool operator==(const observed_status&, const observed_status&) = default;
+};
+
+/// One record for the producer. `send_id` comes back in the delivery report, so a late report for
+/// an older send of the same key can never be mistaken for the current one.
+struct outgoing_record {
+  std::string key;
+  bool tombstone = false;
+  std::string value;
+  uint64_t send_id = 0;
+  friend bool operator==(const outgoing_record&, const outgoing_record&) = default;
+};
+
+/// One delivery report. `error` is an rd_kafka_resp_err_t (0 = acknowledged).
+struct delivery_result {
+  std::string key;
+  uint64_t send_id = 0;
+  int32_t error = 0;
+  int32_t partition = -1;
+  std::string error_text;  // librdkafka's text; empty on success
+  friend bool operator==(const delivery_result&, const delivery_result&) = default;
+};
+
+/// Ask the scheduler for the backoff of retry `retry_count` (0 = first retry) of `key`.
+struct retry_request {
+  std::string key;
+  uint32_t retry_count = 0;
+  friend bool operator==(const retry_request&, const retry_request&) = default;
+};
+
+/// The coalescer's cumulative counters and current gauges (it owns the truth; the metrics actor
+/// serves it). Conservation law: accepted = success + failure + coalesced + dropped_stale + pending.
+struct store_counters {
+  uint64_t accepted = 0;       // updates taken in by put/putSafe/topic put/delete
+  uint64_t success = 0;        // status-update-success-total
+  uint64_t failure = 0;        // status-update-failure-total
+  uint64_t retry = 0;          // status-update-retry-total: re-sends after a retriable error
+  uint64_t coalesced = 0;      // status-update-coalesced-total: replaced by a newer value unsent
+  uint64_t dropped_stale = 0;  // status-update-stale-dropped-total: putSafe refused
+  uint64_t pending = 0;        // accepted and not yet resolved
+  uint64_t in_flight = 0;      // keys with a record inside the producer now
+  uint64_t waiting_retry = 0;  // keys waiting for their backoff to elapse
+  int64_t oldest_unacked_since_ns = -1;  // clock time of the oldest unresolved update; -1 none
+  friend bool operator==(const store_counters&, const store_counters&) = default;
+};
+
+/// A consistent snapshot of every metric, as operators see it.
+struct metrics_snapshot {
+  store_counters counters;
+  int64_t oldest_unacked_age_ms = 0;  // 0 when nothing is pending
+  friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
+};
+
+/// What stop() could not deliver within the drain timeout.
+struct drain_report {
+  uint64_t failed = 0;                  // updates counted failed at the deadline
+  std::vector<std::string> failed_keys;  // their keys (each key once)
+  friend bool operator==(const drain_report&, const drain_report&) = default;
+};
+
+// ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, status_update& x) {
+  return f(caf::meta::type_name("status_update"), x.key, x.tombstone, x.value, x.safe, x.worker_id,
+           x.generation);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, observed_status& x) {
+  return f(caf::meta::type_name("observed_status"), x.key, x.tombstone, x.worker_id, x.generation);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, outgoing_record& x) {
+  return f(caf::meta::type_name("outgoing_record"), x.key, x.tombstone, x.value, x.send_id);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, delivery_result& x) {
+  return f(caf::meta::type_name("delivery_result"), x.key, x.send_id, x.error, x.partition, x.error_text);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
+  return f(caf::meta::type_name("retry_request"), x.key, x.retry_count);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
+  return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.retry, x.coalesced,
+           x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
+  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
+  return f(caf::meta::type_name("drain_report"), x.failed, x.failed_keys);
+}
+
+// ---- typed actor interfaces ----------------------------------------------------------------------------
+
+/// Per-key latest-status coalescing: the store's entry point and the owner of every counter.
+using coalescer_actor = caf::typed_actor<
+    caf::reacts_to<put_atom, status_update>,                   // accept one update
+    caf::reacts_to<put_atom, std::vector<status_update>>,      // accept a batch
+    caf::reacts_to<observe_atom, observed_status>,             // known value read back (putSafe)
+    caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
+    caf::reacts_to<retry_due_atom, std::vector<std::string>>,  // from the retry scheduler
+    caf::replies_to<flush_atom>::with<ok_atom>,                // all accepted before are resolved
+    caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
+    caf::reacts_to<tick_atom>,                                 // self: ship outbox and counters
+    caf::reacts_to<deadline_atom>>;                            // self: drain timeout elapsed
+
+/// Producer I/O: owns the librdkafka producer; reports deliveries to the coalescer.
+using producer_actor = caf::typed_actor<
+    caf::reacts_to<report_to_atom, coalescer_actor>,           // where delivery reports go
+    caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these
+
+/// Retry scheduling: backoff as delayed self-messages, never a sleeping thread.
+using retry_scheduler_actor = caf::typed_actor<
+    caf::reacts_to<report_to_atom, coalescer_actor>,           // where due retries go
+    caf::reacts_to<schedule_atom, std::vector<retry_request>>,  // back off these keys
+    caf::reacts_to<fire_atom>>;                                // self: a backoff timer elapsed
+
+/// Metrics aggregation: serves consistent snapshots of what the store publishes.
+using metrics_actor = caf::typed_actor<
+    caf::reacts_to<publish_atom, store_counters>,              // from the coalescer
+    caf::replies_to<get_atom>::with<metrics_snapshot>>;        // a snapshot
+
+}  // namespace status_store

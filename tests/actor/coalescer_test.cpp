@@ -1,0 +1,222 @@
+// Per-key latest-status coalescing, putSafe, flush and stop, on virtual time.
+#define CAF_SUITE coalescer
+#include "store_fixture.hpp"
+
+using namespace status_store;
+using namespace status_store::testing;
+using namespace std::chrono_literals;
+
+CAF_TEST_FIXTURE_SCOPE(coalescer_tests, store_fixture)
+
+CAF_TEST(a hundred updates to one key during failures write only the latest after recovery) {
+  start();
+  put(update("status-task-conn-0", "v0"));
+  CAF_REQUIRE_EQUAL(produced().size(), 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);  // the broker is down
+  for (int i = 1; i < 100; ++i) put(update("status-task-conn-0", "v" + std::to_string(i)));
+  CAF_CHECK_EQUAL(produced().size(), 1u);  // nothing else goes out while the key backs off
+  auto during = check_conservation();
+  CAF_CHECK_EQUAL(during.in_flight, 0u);
+  CAF_CHECK_EQUAL(during.waiting_retry, 1u);
+  CAF_CHECK_EQUAL(during.pending, 2u);  // the failed v0 and the latest v99
+  CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
+  settle();
+  CAF_REQUIRE_EQUAL(produced().size(), 2u);
+  CAF_CHECK_EQUAL(produced().back().value, "v99");  // the retry sends the latest value
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.accepted, 100u);
+  CAF_CHECK_EQUAL(c.success, 1u);
+  CAF_CHECK_EQUAL(c.coalesced, 99u);
+  CAF_CHECK_EQUAL(c.failure, 0u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+}
+
+CAF_TEST(one record per key in flight and different keys pipelined) {
+  start();
+  put(update("status-connector-a", "a1"));
+  put(update("status-connector-b", "b1"));
+  put(update("status-connector-a", "a2"));  // waits behind a1
+  CAF_REQUIRE_EQUAL(produced().size(), 2u);
+  CAF_CHECK_EQUAL(snapshot().counters.in_flight, 2u);
+  report(produced()[0], RD_KAFKA_RESP_ERR_NO_ERROR);  // a1 acknowledged: a2 goes at once
+  CAF_REQUIRE_EQUAL(produced().size(), 3u);
+  CAF_CHECK_EQUAL(produced().back().value, "a2");
+  report(produced()[1], RD_KAFKA_RESP_ERR_NO_ERROR);
+  report(produced()[2], RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.success, 3u);
+  CAF_CHECK_EQUAL(c.in_flight, 0u);
+}
+
+CAF_TEST(a retry never overwrites a newer value and late reports are ignored) {
+  start();
+  put(update("status-topic-t:connector-c", "old"));
+  auto old_send = produced().back();
+  report(old_send, RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT);
+  put(update("status-topic-t:connector-c", "new"));
+  CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
+  settle();
+  CAF_REQUIRE_EQUAL(produced().size(), 2u);
+  CAF_CHECK_EQUAL(produced().back().value, "new");
+  // A duplicate report for the old send must not resolve the new one.
+  report(old_send, RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK_EQUAL(snapshot().counters.success, 0u);
+  CAF_CHECK_EQUAL(snapshot().counters.in_flight, 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.success, 1u);
+  CAF_CHECK_EQUAL(c.coalesced, 1u);
+  CAF_CHECK_EQUAL(produced().size(), 2u);
+}
+
+CAF_TEST(a value waiting behind a non retriable failure is still written) {
+  start();
+  put(update("status-connector-a", "too-big"));
+  put(update("status-connector-a", "fine"));
+  report(produced().back(), RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE);
+  CAF_REQUIRE_EQUAL(produced().size(), 2u);
+  CAF_CHECK_EQUAL(produced().back().value, "fine");
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.failure, 1u);
+  CAF_CHECK_EQUAL(c.success, 1u);
+}
+
+CAF_TEST(putSafe is dropped when another worker wrote a newer generation) {
+  start();
+  observe("status-connector-conn", "other-worker", 1);
+  put(update("status-connector-conn", "UNASSIGNED", "this-worker", 0, true));
+  CAF_CHECK_EQUAL(produced().size(), 0u);  // Connect: verify(never()).send
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.dropped_stale, 1u);
+  // Same or newer generation from this worker is written.
+  put(update("status-connector-conn", "FAILED", "this-worker", 1, true));
+  CAF_CHECK_EQUAL(produced().size(), 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  check_conservation();
+}
+
+CAF_TEST(putSafe with no previous value is written) {
+  start();
+  put(update("status-connector-conn", "FAILED", "this-worker", 0, true));
+  CAF_CHECK_EQUAL(produced().size(), 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK_EQUAL(check_conservation().success, 1u);
+}
+
+CAF_TEST(putSafe overrides a value set by the same worker even with a lower generation) {
+  start();
+  observe("status-task-conn-0", "this-worker", 1);
+  put(update("status-task-conn-0", "UNASSIGNED", "this-worker", 0, true));
+  CAF_CHECK_EQUAL(produced().size(), 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.success, 1u);
+  CAF_CHECK_EQUAL(c.dropped_stale, 0u);
+}
+
+CAF_TEST(a plain put overrides whatever is known) {
+  start();
+  observe("status-connector-conn", "other-worker", 1);
+  put(update("status-connector-conn", "UNASSIGNED", "this-worker", 0, false));
+  CAF_CHECK_EQUAL(produced().size(), 1u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK_EQUAL(check_conservation().success, 1u);
+}
+
+CAF_TEST(a putSafe retry is dropped once a newer generation of another worker is read back) {
+  start();
+  put(update("status-task-conn-0", "UNASSIGNED", "this-worker", 3, true));
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  observe("status-task-conn-0", "new-owner", 4);  // the new owner's RUNNING is read back meanwhile
+  CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
+  settle();
+  CAF_CHECK_EQUAL(produced().size(), 1u);  // the stale UNASSIGNED is not re-sent
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.dropped_stale, 1u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+}
+
+CAF_TEST(flush waits for retries and answers once everything before it is resolved) {
+  start();
+  put(update("status-connector-a", "a1"));
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  auto probe_actor = spawn_flush_probe();
+  put(update("status-connector-b", "b1"));  // accepted after the flush: not waited for
+  CAF_CHECK(!probe(probe_actor).flushed);
+  CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
+  settle();
+  CAF_CHECK(!probe(probe_actor).flushed);  // the retry is in flight, not yet acknowledged
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK(probe(probe_actor).flushed);
+  CAF_CHECK_EQUAL(check_conservation().pending, 1u);  // b1 still in flight
+}
+
+CAF_TEST(flush with nothing pending answers at once) {
+  start();
+  auto probe_actor = spawn_flush_probe();
+  CAF_CHECK(probe(probe_actor).flushed);
+}
+
+CAF_TEST(stop drains retries that complete within the timeout) {
+  start();
+  put(update("status-connector-a", "a1"));
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  auto probe_actor = spawn_stop_probe(2s);
+  CAF_CHECK(!probe(probe_actor).drained);
+  CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
+  settle();
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_REQUIRE(probe(probe_actor).drained.has_value());
+  CAF_CHECK_EQUAL(probe(probe_actor).drained->failed, 0u);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.success, 1u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+}
+
+CAF_TEST(stop during an outage counts what is left as failed at the deadline) {
+  start();
+  put(update("status-connector-a", "a1"));
+  put(update("status-connector-b", "b1"));
+  put(update("status-connector-a", "a2"));
+  report(produced()[0], RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  auto probe_actor = spawn_stop_probe(1s);
+  put(update("status-connector-c", "refused"));  // not accepted once stopping
+  CAF_CHECK_EQUAL(advance_time(1s - 1ns), 1u);  // the first retry fires (300..375 ms)
+  settle();
+  CAF_CHECK(!probe(probe_actor).drained);
+  CAF_CHECK_EQUAL(advance_time(1ns), 1u);  // the drain deadline, exactly
+  settle();
+  CAF_REQUIRE(probe(probe_actor).drained.has_value());
+  const auto drained = *probe(probe_actor).drained;
+  CAF_CHECK_EQUAL(drained.failed, 2u);  // a2 (a1 was superseded by the retry) and b1
+  CAF_CHECK_EQUAL(drained.failed_keys.size(), 2u);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.accepted, 3u);
+  CAF_CHECK_EQUAL(c.failure, 2u);
+  CAF_CHECK_EQUAL(c.coalesced, 1u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+  CAF_CHECK_EQUAL(c.in_flight, 0u);
+  // Reports arriving after the deadline change nothing.
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK_EQUAL(check_conservation().success, 0u);
+}
+
+CAF_TEST(stop with nothing pending answers at once) {
+  start();
+  auto probe_actor = spawn_stop_probe(10s);
+  CAF_REQUIRE(probe(probe_actor).drained.has_value());
+  CAF_CHECK_EQUAL(probe(probe_actor).drained->failed, 0u);
+}
+
+CAF_TEST(the oldest unacknowledged age grows with virtual time) {
+  start();
+  put(update("status-connector-a", "a1"));
+  CAF_CHECK_EQUAL(advance_time(1500ms), 0u);
+  CAF_CHECK_EQUAL(snapshot().oldest_unacked_age_ms, 1500);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  CAF_CHECK_EQUAL(snapshot().oldest_unacked_age_ms, 0);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()

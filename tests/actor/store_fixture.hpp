@@ -1,0 +1,155 @@
+#pragma once
+// The four actors of the write path on CAF's deterministic test coordinator: virtual time, a fake
+// producer in place of Kafka, and the retry jitter seeded so a test can replay the exact delays.
+#include "caf_dsl.hpp"
+
+#include "actors/backoff_policy.hpp"
+#include "actors/coalescer_actor.hpp"
+#include "actors/metrics_actor.hpp"
+#include "actors/retry_scheduler_actor.hpp"
+#include "messages/protocol.hpp"
+
+#include <librdkafka/rdkafka.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace status_store::testing {
+
+inline constexpr uint64_t test_seed = 42;
+
+/// Stands in for producer I/O: remembers every record it was asked to write.
+struct fake_producer_state {
+  fake_producer_state() = default;
+  static inline const char* name = "test.fake-producer";
+  std::vector<outgoing_record> produced;
+};
+using fake_producer_impl = std::remove_pointer_t<producer_actor::stateful_pointer<fake_producer_state>>;
+
+inline producer_actor::behavior_type fake_producer(producer_actor::stateful_pointer<fake_producer_state> self) {
+  return {
+      [=](report_to_atom, coalescer_actor&) {},
+      [=](produce_atom, std::vector<outgoing_record>& records) {
+        for (auto& r : records) self->state.produced.push_back(std::move(r));
+      },
+  };
+}
+
+/// Asks the coalescer to flush or stop and records the answer, so a test can check whether it has
+/// arrived yet without blocking.
+struct probe_state {
+  probe_state() = default;
+  static inline const char* name = "test.probe";
+  bool flushed = false;
+  std::optional<drain_report> drained;
+};
+using probe_impl = caf::stateful_actor<probe_state>;
+
+inline caf::behavior flush_probe(probe_impl* self, coalescer_actor coalescer) {
+  self->request(coalescer, caf::infinite, flush_atom::value)
+      .then([=](ok_atom) { self->state.flushed = true; }, [](caf::error&) {});
+  return {[](int) {}};
+}
+
+inline caf::behavior stop_probe(probe_impl* self, coalescer_actor coalescer, caf::timespan drain) {
+  self->request(coalescer, caf::infinite, stop_atom::value, drain)
+      .then([=](drain_report& r) { self->state.drained = std::move(r); }, [](caf::error&) {});
+  return {[](int) {}};
+}
+
+inline status_update update(std::string key, std::string value, std::string worker = "worker-1",
+                            int32_t generation = 1, bool safe = false) {
+  return status_update{std::move(key), false, std::move(value), safe, std::move(worker), generation};
+}
+
+struct store_fixture : test_coordinator_fixture<> {
+  backoff_policy policy;  // the KIP's defaults: 300 ms, x2, cap 10 s, jitter 0.25
+  jitter_source expected_jitter{test_seed};  // replays the scheduler's random sequence
+  metrics_actor metrics;
+  retry_scheduler_actor scheduler;
+  producer_actor producer;
+  coalescer_actor coalescer;
+  std::vector<caf::actor> probes;
+
+  void start(uint32_t max_retries = 5) {
+    metrics = spawn_metrics(sys);
+    scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, test_seed});
+    producer = sys.spawn(fake_producer);
+    coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics);
+    settle();
+  }
+
+  ~store_fixture() override {
+    for (auto hdl : {caf::actor_cast<caf::actor>(coalescer), caf::actor_cast<caf::actor>(producer),
+                     caf::actor_cast<caf::actor>(scheduler), caf::actor_cast<caf::actor>(metrics)})
+      if (hdl) caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
+    for (auto& p : probes) caf::anon_send_exit(p, caf::exit_reason::user_shutdown);
+    settle();
+  }
+
+  /// Runs every message that is ready; never fires a timer (unlike the fixture's run()).
+  void settle() { sched.run(); }
+
+  void put(status_update u) {
+    self->send(coalescer, put_atom::value, std::move(u));
+    settle();
+  }
+
+  void observe(std::string key, std::string worker, int32_t generation) {
+    self->send(coalescer, observe_atom::value, observed_status{std::move(key), false, std::move(worker), generation});
+    settle();
+  }
+
+  /// The delivery report the real producer's poll thread would send.
+  void report(const outgoing_record& r, rd_kafka_resp_err_t err) {
+    std::vector<delivery_result> batch{delivery_result{r.key, r.send_id, err, 0, err ? rd_kafka_err2str(err) : ""}};
+    self->send(coalescer, delivered_atom::value, std::move(batch));
+    settle();
+  }
+
+  std::vector<outgoing_record>& produced() { return deref<fake_producer_impl>(producer).state.produced; }
+
+  caf::actor spawn_flush_probe() {
+    probes.push_back(sys.spawn(flush_probe, coalescer));
+    settle();
+    return probes.back();
+  }
+  caf::actor spawn_stop_probe(caf::timespan drain) {
+    probes.push_back(sys.spawn(stop_probe, coalescer, drain));
+    settle();
+    return probes.back();
+  }
+  probe_state& probe(const caf::actor& p) { return deref<probe_impl>(p).state; }
+
+  metrics_snapshot snapshot() {
+    std::optional<metrics_snapshot> result;
+    auto rh = self->request(metrics, caf::infinite, get_atom::value);
+    settle();
+    rh.receive([&](metrics_snapshot& s) { result = s; }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+    CAF_REQUIRE(result.has_value());
+    return *result;
+  }
+
+  /// accepted = success + failure + coalesced + dropped_stale + pending, checked through the metrics
+  /// actor exactly as an operator would read it.
+  store_counters check_conservation() {
+    auto c = snapshot().counters;
+    CAF_CHECK_EQUAL(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);
+    return c;
+  }
+
+  /// The delay the scheduler must choose for retry `n`, replaying its seeded jitter. The KIP's formula
+  /// is written out here with the default settings as literals, independently of backoff_delay(), so
+  /// a mistake there cannot hide in the test (a delay 1 ns short fails the retry suite).
+  caf::timespan next_expected_delay(uint32_t n) {
+    const double u = expected_jitter.next();
+    const double capped = std::min(300.0 * std::pow(2.0, n), 10000.0);
+    return caf::timespan{std::llround((capped + capped * 0.25 * u) * 1e6)};
+  }
+
+  size_t pending_timers() { return sched.clock().schedule().size(); }
+};
+
+}  // namespace status_store::testing
