@@ -1,5 +1,6 @@
 #include "actors/kafka_producer_client.hpp"
 
+#include "actors/librdkafka_logging.hpp"
 #include "config/secret_masking.hpp"
 
 #include <stdexcept>
@@ -16,6 +17,7 @@ kafka_producer_client::kafka_producer_client(const kafka_settings& settings, con
                                ": " + errstr);
     }
   }
+  route_librdkafka_logs(conf);
   rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
   rd_kafka_conf_set_opaque(conf, this);
   rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);

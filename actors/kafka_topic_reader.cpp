@@ -1,5 +1,6 @@
 #include "actors/kafka_topic_reader.hpp"
 
+#include "actors/librdkafka_logging.hpp"
 #include "config/secret_masking.hpp"
 
 #include <librdkafka/rdkafka.h>
@@ -41,6 +42,7 @@ consumer_ptr make_consumer(const kafka_settings& settings) {
                                ": " + errstr);
     }
   }
+  route_librdkafka_logs(conf);
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
   if (!rk) {
     rd_kafka_conf_destroy(conf);

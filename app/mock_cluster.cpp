@@ -1,5 +1,7 @@
 #include "app/mock_cluster.hpp"
 
+#include "actors/librdkafka_logging.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -9,6 +11,7 @@ mock_cluster::mock_cluster(int brokers) : brokers_(brokers) {
   char errstr[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof errstr);  // the owner never talks to Kafka
+  route_librdkafka_logs(conf);
   owner_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
   if (!owner_) {
     rd_kafka_conf_destroy(conf);

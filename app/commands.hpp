@@ -1,0 +1,37 @@
+#pragma once
+// The verbs of the status-store executable. Each returns the process exit code:
+// 0 success, 1 the operation failed, 2 usage or configuration error.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace status_store::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed = 1;
+inline constexpr int exit_usage = 2;
+
+/// Settings common to every verb that talks to Kafka.
+struct connection_options {
+  std::string config_file;               // --config
+  std::string bootstrap_servers;         // --bootstrap-servers (overrides the file)
+  std::string topic;                     // --topic (overrides status.storage.topic)
+  std::vector<std::string> overrides;    // --set key=value, repeatable, applied last
+};
+
+int check_config(const std::string& file);
+
+struct demo_options {
+  connection_options connection;
+  int connectors = 50;
+  int tasks_per_connector = 4;
+  double duration_s = 12.0;   // how long the simulated worker produces updates
+  double rate = 2000.0;       // updates per second
+  double outage_s = 5.0;      // brokers down for this long in the middle; 0 = no outage
+  uint64_t seed = 1;          // workload and jitter seed: the same seed replays the same run
+  bool progress = true;       // live progress line on a terminal
+};
+
+int demo(const demo_options& options);
+
+}  // namespace status_store::cli
