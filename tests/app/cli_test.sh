@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The status-store executable end to end, as an operator runs it: help, check-config on valid and
+# invalid files (exit 2 naming the property), secrets masked, and the demo's verdict with an outage
+# inside the retry window (exit 0) and beyond it (exit 1: counted failures, no hang).
+# Usage: cli_test.sh PATH/TO/status-store SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_EXIT GREP_PATTERN -- command...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
+    passed=$((passed + 1))
+    echo "ok   $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: exit $rc (wanted $want), pattern '$pattern'"
+    sed 's/^/     | /' <<<"$out" | tail -n 25
+  fi
+}
+
+refuse() {  # refuse NAME PATTERN: the output must not match
+  local name=$1 pattern=$2 out=$3
+  if grep -qE -- "$pattern" <<<"$out"; then
+    failed=$((failed + 1)); echo "FAIL $name: output contains '$pattern'"
+  else
+    passed=$((passed + 1)); echo "ok   $name"
+  fi
+}
+
+check "help lists the verbs" 0 "check-config" -- "$bin" --help
+check "help lists demo" 0 "demo" -- "$bin" --help
+check "no verb is a usage error" 2 "subcommand" -- "$bin"
+check "unknown verb is a usage error" 2 "" -- "$bin" frobnicate
+
+check "sample config is valid" 0 "status.storage.retry.max.retries=5" -- "$bin" check-config "$src/config/worker.properties"
+check "defaults are filled in" 0 "status.storage.retry.jitter.factor=0.25" -- "$bin" check-config "$src/config/worker.properties"
+
+write() { printf '%s\n' "status.storage.topic=connect-status" "$@" > "$tmp/bad.properties"; }
+expect_invalid() {  # expect_invalid PROPERTY LINE...
+  local property=$1
+  shift
+  write "$@"
+  check "invalid: $*" 2 "$property" -- "$bin" check-config "$tmp/bad.properties"
+}
+expect_invalid status.storage.retry.jitter.factor "status.storage.retry.jitter.factor=1.5"
+expect_invalid status.storage.retry.backoff.multiplier "status.storage.retry.backoff.multiplier=0.99"
+expect_invalid status.storage.retry.max.retries "status.storage.retry.max.retries=-1"
+expect_invalid status.storage.retry.max.retries "status.storage.retry.max.retries=2147483648"
+expect_invalid status.storage.retry.initial.backoff.ms "status.storage.retry.initial.backoff.ms=20000"
+expect_invalid status.storage.retry.max.backoff.ms "status.storage.retry.max.backoff.ms=ten"
+expect_invalid status.storage.partitions "status.storage.partitions=0"
+printf 'bootstrap.servers=mock\nstatus.storage.topic=   \n' > "$tmp/blank.properties"
+check "blank topic gives Connect's message" 2 "Must specify topic for connector status" -- "$bin" check-config "$tmp/blank.properties"
+check "missing file is an error" 2 "cannot read" -- "$bin" check-config "$tmp/does-not-exist.properties"
+
+printf '%s\n' "status.storage.topic=t" "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";" \
+  "producer.ssl.key.password=hunter3" > "$tmp/secret.properties"
+out=$("$bin" check-config "$tmp/secret.properties" 2>&1)
+refuse "secrets are masked in check-config" "hunter2|hunter3" "$out"
+check "masked secrets are shown as [hidden]" 0 "sasl.jaas.config=\[hidden\]" -- "$bin" check-config "$tmp/secret.properties"
+printf '%s\n' "status.storage.topic=t" "ssl.key.password=hunter4" "status.storage.retry.jitter.factor=2" > "$tmp/secret-bad.properties"
+out=$("$bin" check-config "$tmp/secret-bad.properties" 2>&1)
+refuse "secrets are masked in errors" "hunter4" "$out"
+
+check "demo: an outage inside the retry window loses nothing" 0 "verdict: every key's latest status is on the topic" -- \
+  timeout 120 "$bin" demo --connectors 10 --tasks 2 --duration 4 --rate 500 --outage 1.5 --no-progress
+check "demo: an outage beyond the retry window ends in counted failures" 1 "verdict: FAILED .* [1-9][0-9]* update\(s\) failed" -- \
+  timeout 120 "$bin" demo --connectors 5 --tasks 1 --duration 4 --rate 200 --outage 3 --no-progress \
+  --set status.storage.retry.max.retries=0 --set producer.message.timeout.ms=500
+check "demo: invalid --set is a configuration error" 2 "--set" -- "$bin" demo --set nonsense --duration 1
+check "demo: invalid retry setting exits 2 naming it" 2 "status.storage.retry.jitter.factor" -- \
+  "$bin" demo --set status.storage.retry.jitter.factor=-0.5 --duration 1
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
