@@ -6,7 +6,8 @@
 //   final  = capped + capped × jitter × u,   u ∈ [0, 1)
 //
 // The jitter is one-sided, as the KIP specifies: a delay never falls below the exponential curve and
-// can exceed `max` by up to `jitter` (12.5 s with the defaults). Computed in double precision so a
+// can exceed `max` by up to `jitter` (12.5 s with the defaults; the bound is inclusive once the delay
+// is rounded to whole nanoseconds). Computed in double precision so a
 // large retry count cannot overflow (pow saturates to +inf and min() brings it back to `max`).
 #include <chrono>
 #include <cstdint>

@@ -1,1 +1,562 @@
-// placeholder: implemented by a helper
+#include "config/worker_config.hpp"
+
+#include "config/client_settings.hpp"
+#include "config/config_error.hpp"
+#include "config/secret_masking.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+
+namespace status_store {
+
+// ---- config_error ----------------------------------------------------------------------------------
+
+config_error::config_error(std::string property, std::string value, std::string rule)
+    // Kafka's ConfigException(name, value, message) wording, so operators recognize it. The parts are
+    // copied, not moved: argument evaluation order is unspecified, and the message reads them.
+    : config_error(whole_message_tag{}, "Invalid value " + value + " for configuration " + property + ": " + rule,
+                   property, value, rule) {}
+
+config_error::config_error(whole_message_tag, std::string what, std::string property, std::string value,
+                           std::string rule)
+    : std::runtime_error(what), property_{std::move(property)}, value_{std::move(value)}, rule_{std::move(rule)} {}
+
+config_error config_error::with_message(std::string property, std::string value, std::string message) {
+  return config_error(whole_message_tag{}, message, std::move(property), std::move(value), message);
+}
+
+// ---- worker_config ---------------------------------------------------------------------------------
+
+std::string worker_config::client_id_base() const {
+  // Connect's ConnectUtils.clientIdBase.
+  return client_id.empty() ? group_id + "-" : group_id + "-" + client_id + "-";
+}
+
+namespace {
+
+namespace keys {
+constexpr std::string_view bootstrap_servers = "bootstrap.servers";
+constexpr std::string_view group_id = "group.id";
+constexpr std::string_view client_id = "client.id";
+constexpr std::string_view status_prefix = "status.storage.";
+constexpr std::string_view status_topic = "status.storage.topic";
+constexpr std::string_view partitions = "status.storage.partitions";
+constexpr std::string_view replication_factor = "status.storage.replication.factor";
+constexpr std::string_view cleanup_policy = "status.storage.cleanup.policy";
+constexpr std::string_view max_retries = "status.storage.retry.max.retries";
+constexpr std::string_view initial_backoff_ms = "status.storage.retry.initial.backoff.ms";
+constexpr std::string_view max_backoff_ms = "status.storage.retry.max.backoff.ms";
+constexpr std::string_view backoff_multiplier = "status.storage.retry.backoff.multiplier";
+constexpr std::string_view jitter_factor = "status.storage.retry.jitter.factor";
+constexpr std::string_view shutdown_drain_timeout_ms = "status.storage.shutdown.drain.timeout.ms";
+constexpr std::string_view message_timeout_ms = "producer.message.timeout.ms";
+constexpr std::string_view producer_prefix = "producer.";
+constexpr std::string_view consumer_prefix = "consumer.";
+constexpr std::string_view admin_prefix = "admin.";
+constexpr std::string_view security_protocol = "security.protocol";
+}  // namespace keys
+
+// Every status.storage.* key with a meaning of its own; any other status.storage.<x> is a topic
+// setting.
+constexpr std::array<std::string_view, 9> own_status_storage_keys{
+    keys::status_topic,   keys::partitions,         keys::replication_factor,
+    keys::max_retries,    keys::initial_backoff_ms, keys::max_backoff_ms,
+    keys::backoff_multiplier, keys::jitter_factor,  keys::shutdown_drain_timeout_ms,
+};
+
+// Sub-namespaces of status.storage.* that belong to status-store, not to the topic. A typo there
+// (status.storage.retry.max.retry) must be reported as unknown rather than sent to the broker as a
+// topic config, where it would fail topic creation with a far less helpful error.
+constexpr std::array<std::string_view, 2> own_status_storage_prefixes{"status.storage.retry.",
+                                                                      "status.storage.shutdown."};
+
+// Keys of a real Connect worker file that status-store has no use for. Kafka's own
+// connect-distributed.properties sample contains all of these, so warning about them would only teach
+// operators to ignore warnings.
+constexpr std::array<std::string_view, 7> ignored_connect_keys{
+    "key.converter", "value.converter", "header.converter", "offset.storage.topic",
+    "config.storage.topic", "listeners", "plugin.path",
+};
+constexpr std::array<std::string_view, 9> ignored_connect_prefixes{
+    "key.converter.", "value.converter.", "header.converter.", "offset.storage.", "offset.flush.",
+    "config.storage.", "rest.", "listeners.", "internal.",
+};
+
+constexpr std::string_view missing_topic_message = "Must specify topic for connector status.";
+
+/// Java's String.trim(), which Kafka's ConfigDef applies to every value: it strips every character
+/// up to and including the space, control characters too.
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
+  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  return text;
+}
+
+bool starts_with_any(std::string_view key, const auto& prefixes) {
+  for (const std::string_view prefix : prefixes) {
+    if (key.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+bool equals_any(std::string_view key, const auto& names) {
+  for (const std::string_view name : names) {
+    if (key == name) return true;
+  }
+  return false;
+}
+
+/// Formats a double the way Java prints one in a rule: "1.0", "0.25".
+std::string format_double(double value) {
+  std::array<char, 64> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  std::string text{buffer.data(), result.ptr};
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // 'n': inf and nan stay as they are
+  return text;
+}
+
+/// A value as it may appear inside an error message: secrets masked, NUL characters made visible.
+std::string displayed_value(std::string_view key, std::string_view value) {
+  std::string shown;
+  for (const char c : mask_if_secret(key, value)) {
+    if (c == '\0') {
+      shown += "\\u0000";
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
+config_error invalid(std::string_view key, std::string_view value, std::string rule) {
+  return config_error(std::string{key}, displayed_value(key, value), std::move(rule));
+}
+
+/// Kafka's ConfigDef type names, used in "Not a number of type INT".
+template <typename Integer>
+constexpr std::string_view integer_type_name() {
+  if constexpr (std::is_same_v<Integer, int16_t>) return "SHORT";
+  if constexpr (std::is_same_v<Integer, int32_t>) return "INT";
+  if constexpr (std::is_same_v<Integer, int64_t>) return "LONG";
+}
+
+/// Strict like Java's Integer.parseInt and friends: an optional sign and decimal digits, nothing else.
+/// A number outside the type is "not a number of the type", exactly as Kafka reports it (2147483648
+/// for an INT), and is detected without overflow.
+template <typename Integer>
+Integer parse_integer(std::string_view key, std::string_view value) {
+  std::string_view digits = value;
+  const bool plus_sign = digits.starts_with('+');
+  if (plus_sign) digits.remove_prefix(1);  // from_chars takes '-' but not '+'
+  const std::string_view unsigned_digits = !plus_sign && digits.starts_with('-') ? digits.substr(1) : digits;
+  const bool only_digits = !unsigned_digits.empty() &&
+                           unsigned_digits.find_first_not_of("0123456789") == std::string_view::npos;
+  Integer parsed{};
+  if (only_digits) {
+    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), parsed);
+    if (result.ec == std::errc{} && result.ptr == digits.data() + digits.size()) return parsed;
+  }
+  throw invalid(key, value, "Not a number of type " + std::string{integer_type_name<Integer>()});
+}
+
+/// The decimal exponent of the first significant digit of a number already known to match
+/// digits[.digits][e[sign]digits], saturated. Only used to tell overflow from underflow.
+int64_t decimal_magnitude(std::string_view number) {
+  const std::size_t exponent_at = number.find_first_of("eE");
+  int64_t exponent = 0;
+  if (exponent_at != std::string_view::npos) {
+    std::string_view exponent_text = number.substr(exponent_at + 1);
+    const bool negative = exponent_text.starts_with('-');
+    if (exponent_text.starts_with('-') || exponent_text.starts_with('+')) exponent_text.remove_prefix(1);
+    for (const char c : exponent_text) exponent = std::min<int64_t>(exponent * 10 + (c - '0'), 1'000'000'000);
+    if (negative) exponent = -exponent;
+    number = number.substr(0, exponent_at);
+  }
+  const std::size_t point = std::min(number.find('.'), number.size());
+  const std::size_t first_significant = number.find_first_of("123456789");
+  if (first_significant == std::string_view::npos) return std::numeric_limits<int64_t>::min();
+  const auto position = static_cast<int64_t>(first_significant);
+  const auto point_position = static_cast<int64_t>(point);
+  return exponent + (position < point_position ? point_position - position - 1 : point_position - position);
+}
+
+/// Strict decimal floating point: [sign] digits [. [digits]] | [sign] . digits, then an optional
+/// exponent. Java's parseDouble also takes "NaN", "Infinity", hex floats and a trailing 'd' or 'f';
+/// none of those has a use in a backoff setting, and NaN even slips through Kafka's Range validator
+/// (every comparison with NaN is false), so they are rejected here.
+double parse_double(std::string_view key, std::string_view value) {
+  std::string_view number = value;
+  if (number.starts_with('+') || number.starts_with('-')) number.remove_prefix(1);
+  std::size_t pos = 0;
+  const auto skip_digits = [&] {
+    const std::size_t begin = pos;
+    while (pos < number.size() && number[pos] >= '0' && number[pos] <= '9') ++pos;
+    return pos - begin;
+  };
+  std::size_t mantissa_digits = skip_digits();
+  if (pos < number.size() && number[pos] == '.') {
+    ++pos;
+    mantissa_digits += skip_digits();
+  }
+  bool well_formed = mantissa_digits > 0;
+  if (well_formed && pos < number.size() && (number[pos] == 'e' || number[pos] == 'E')) {
+    ++pos;
+    if (pos < number.size() && (number[pos] == '+' || number[pos] == '-')) ++pos;
+    well_formed = skip_digits() > 0;
+  }
+  if (!well_formed || pos != number.size()) {
+    const std::string lower = [&] {
+      std::string text{number};
+      for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      return text;
+    }();
+    if (lower == "inf" || lower == "infinity" || lower == "nan") {
+      throw invalid(key, value, "Value must be a finite number");
+    }
+    throw invalid(key, value, "Not a number of type DOUBLE");
+  }
+  const bool negative = value.starts_with('-');
+  double parsed = 0.0;
+  const auto result = std::from_chars(number.data(), number.data() + number.size(), parsed);
+  if (result.ec == std::errc::result_out_of_range) {
+    // from_chars leaves the value alone for both directions; Java would give infinity or zero.
+    if (decimal_magnitude(number) > 0) throw invalid(key, value, "Value must be a finite number");
+    parsed = 0.0;
+  }
+  return negative ? -parsed : parsed;
+}
+
+/// Kafka's Range validator, with its wording.
+template <typename Number>
+void require_in_range(std::string_view key, std::string_view value, Number parsed, Number min, Number max) {
+  const auto shown = [](Number bound) {
+    if constexpr (std::is_floating_point_v<Number>) {
+      return format_double(bound);
+    } else {
+      return std::to_string(bound);
+    }
+  };
+  if (parsed < min) throw invalid(key, value, "Value must be at least " + shown(min));
+  if (parsed > max) throw invalid(key, value, "Value must be no more than " + shown(max));
+}
+
+/// librdkafka takes settings as C strings, so an escaped \u0000 would silently cut a value short.
+void require_no_nul(std::string_view key, std::string_view value) {
+  if (value.find('\0') != std::string_view::npos) {
+    throw invalid(key, value, "Must not contain a NUL character (\\u0000)");
+  }
+}
+
+/// Kafka's topic name rules (org.apache.kafka.common.internals.Topic), checked here so a bad name
+/// fails at start-up instead of at topic creation.
+void require_legal_topic_name(std::string_view key, std::string_view topic) {
+  constexpr std::size_t max_topic_length = 249;
+  if (topic == "." || topic == "..") throw invalid(key, topic, "Topic name cannot be \".\" or \"..\"");
+  if (topic.size() > max_topic_length) {
+    throw invalid(key, topic,
+                  "Topic name is illegal, it can't be longer than 249 characters, topic name: " + std::string{topic});
+  }
+  for (const char c : topic) {
+    const bool legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                       c == '_' || c == '-';
+    if (!legal) {
+      throw invalid(key, topic,
+                    "Topic name \"" + std::string{topic} +
+                        "\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'");
+    }
+  }
+}
+
+/// Kafka's LIST type splits at commas and trims every element; the client then skips empty ones.
+/// librdkafka is given the same list without the whitespace.
+std::string normalize_server_list(std::string_view list) {
+  std::string normalized;
+  while (true) {
+    const std::size_t comma = std::min(list.find(','), list.size());
+    const std::string_view server = trim(list.substr(0, comma));
+    if (!server.empty()) {
+      if (!normalized.empty()) normalized += ',';
+      normalized += server;
+    }
+    if (comma == list.size()) break;
+    list.remove_prefix(comma + 1);
+  }
+  return normalized;
+}
+
+// librdkafka names that set the same property as a forced one; setting either replaces the other.
+struct forced_alias {
+  std::string_view alias;
+  std::string_view forced_key;
+};
+constexpr std::array<forced_alias, 4> producer_aliases{{
+    {"request.required.acks", "acks"},
+    {"message.send.max.retries", "retries"},
+    {"max.in.flight", "max.in.flight.requests.per.connection"},
+    {"delivery.timeout.ms", "message.timeout.ms"},
+}};
+
+bool same_setting_value(std::string_view forced_key, std::string_view user_value, std::string_view forced_value) {
+  const auto lower = [](std::string_view text) {
+    std::string result{text};
+    for (char& c : result) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return result;
+  };
+  const std::string user = lower(user_value);
+  if (forced_key == "acks" && user == "-1") return forced_value == "all";
+  return user == lower(forced_value);
+}
+
+class worker_config_parser {
+ public:
+  worker_config_parser(const properties& props, std::vector<std::string>* warnings)
+      : props_{props}, warnings_{warnings} {}
+
+  worker_config parse() {
+    parse_cluster_identity();
+    parse_status_topic();
+    parse_retry_settings();
+    const std::optional<int64_t> message_timeout = long_in_range(keys::message_timeout_ms, 1, max_message_timeout_ms);
+    if (message_timeout) config_.message_timeout_ms = *message_timeout;
+    const std::optional<int64_t> drain_timeout =
+        long_in_range(keys::shutdown_drain_timeout_ms, 0, std::numeric_limits<int64_t>::max());
+    if (drain_timeout) config_.shutdown_drain_timeout_ms = *drain_timeout;
+    sort_remaining_keys();
+    warn_about_replaced_overrides();
+    return std::move(config_);
+  }
+
+ private:
+  // librdkafka's own upper bound of message.timeout.ms; beyond it rd_kafka_conf_set would fail with
+  // a message that does not name our property.
+  static constexpr int64_t max_message_timeout_ms = std::numeric_limits<int32_t>::max();
+
+  void warn(std::string message) {
+    if (warnings_ != nullptr) warnings_->push_back(std::move(message));
+  }
+
+  /// The trimmed value of `key`, if it was given.
+  std::optional<std::string_view> value_of(std::string_view key) const {
+    const auto found = props_.find(std::string{key});
+    if (found == props_.end()) return std::nullopt;
+    return trim(found->second);
+  }
+
+  template <typename Integer>
+  std::optional<Integer> integer_in_range(std::string_view key, Integer min, Integer max) {
+    const std::optional<std::string_view> value = value_of(key);
+    if (!value) return std::nullopt;
+    const auto parsed = parse_integer<Integer>(key, *value);
+    require_in_range(key, *value, parsed, min, max);
+    return parsed;
+  }
+
+  std::optional<int64_t> long_in_range(std::string_view key, int64_t min, int64_t max) {
+    return integer_in_range<int64_t>(key, min, max);
+  }
+
+  std::optional<double> double_in_range(std::string_view key, double min, double max) {
+    const std::optional<std::string_view> value = value_of(key);
+    if (!value) return std::nullopt;
+    const double parsed = parse_double(key, *value);
+    require_in_range(key, *value, parsed, min, max);
+    return parsed;
+  }
+
+  void parse_cluster_identity() {
+    if (const auto servers = value_of(keys::bootstrap_servers)) {
+      require_no_nul(keys::bootstrap_servers, *servers);
+      config_.bootstrap_servers = normalize_server_list(*servers);
+      if (config_.bootstrap_servers.empty()) {
+        throw invalid(keys::bootstrap_servers, *servers,
+                      "Must list at least one host:port, or be \"mock\" for the embedded mock cluster");
+      }
+    }
+    if (const auto group_id = value_of(keys::group_id)) {
+      // Java accepts a blank group.id, but then no Connect worker can join its group, and every
+      // client id here would start with a bare "-".
+      if (group_id->empty()) throw invalid(keys::group_id, *group_id, "Must not be blank");
+      require_no_nul(keys::group_id, *group_id);
+      config_.group_id = std::string{*group_id};
+    }
+    if (const auto client_id = value_of(keys::client_id)) {
+      require_no_nul(keys::client_id, *client_id);
+      config_.client_id = std::string{*client_id};  // blank means unset, as in clientIdBase
+    }
+  }
+
+  void parse_status_topic() {
+    const std::optional<std::string_view> topic = value_of(keys::status_topic);
+    // KafkaStatusBackingStore.configure's own check and wording, for missing and blank alike.
+    if (!topic || topic->empty()) {
+      throw config_error::with_message(std::string{keys::status_topic}, std::string{topic.value_or("")},
+                                       std::string{missing_topic_message});
+    }
+    require_legal_topic_name(keys::status_topic, *topic);
+    config_.status_topic = std::string{*topic};
+
+    // TopicCreationConfig's PARTITIONS_VALIDATOR and REPLICATION_FACTOR_VALIDATOR, with their wording.
+    if (const auto value = value_of(keys::partitions)) {
+      const auto partitions = parse_integer<int32_t>(keys::partitions, *value);
+      if (partitions < 1 && partitions != -1) {
+        throw invalid(keys::partitions, *value,
+                      "Number of partitions must be positive, or -1 to use the broker's default");
+      }
+      config_.partitions = partitions;
+    }
+    if (const auto value = value_of(keys::replication_factor)) {
+      const auto factor = parse_integer<int16_t>(keys::replication_factor, *value);
+      if (factor < 1 && factor != -1) {
+        throw invalid(keys::replication_factor, *value,
+                      "Replication factor must be positive and not larger than the number of brokers in the Kafka "
+                      "cluster, or -1 to use the broker's default");
+      }
+      config_.replication_factor = factor;
+    }
+  }
+
+  void parse_retry_settings() {
+    constexpr int64_t max_long = std::numeric_limits<int64_t>::max();
+    retry_settings& retry = config_.retry;
+    if (const auto value = integer_in_range<int32_t>(keys::max_retries, 0, std::numeric_limits<int32_t>::max())) {
+      retry.max_retries = *value;
+    }
+    if (const auto value = long_in_range(keys::initial_backoff_ms, 0, max_long)) retry.initial_backoff_ms = *value;
+    if (const auto value = long_in_range(keys::max_backoff_ms, 0, max_long)) retry.max_backoff_ms = *value;
+    if (const auto value = double_in_range(keys::backoff_multiplier, 1.0, std::numeric_limits<double>::infinity())) {
+      retry.backoff_multiplier = *value;
+    }
+    if (const auto value = double_in_range(keys::jitter_factor, 0.0, 1.0)) retry.jitter_factor = *value;
+    // The KIP's cross-check. It names initial.backoff.ms, also when only max.backoff.ms was lowered,
+    // because the rule reads naturally from that side.
+    if (retry.initial_backoff_ms > retry.max_backoff_ms) {
+      throw invalid(keys::initial_backoff_ms, std::to_string(retry.initial_backoff_ms),
+                    "Value must be <= " + std::string{keys::max_backoff_ms} + "=" +
+                        std::to_string(retry.max_backoff_ms));
+    }
+  }
+
+  /// Everything that is not a scalar setting read above: pass-through maps, ignored and unknown keys.
+  void sort_remaining_keys() {
+    for (const auto& [key, raw_value] : props_) {
+      const std::string_view name = key;
+      const std::string_view value = trim(raw_value);
+      if (name == keys::bootstrap_servers || name == keys::group_id || name == keys::client_id ||
+          name == keys::message_timeout_ms || equals_any(name, own_status_storage_keys)) {
+        continue;  // parsed above
+      }
+      if (name == keys::cleanup_policy) {
+        // DistributedConfig.topicSettings drops it the same way: the status topic must be compacted.
+        warn("Ignoring '" + key + "=" + mask_if_secret(key, value) + "' setting, since compaction is always used");
+        continue;
+      }
+      if (name.starts_with(keys::status_prefix) && !starts_with_any(name, own_status_storage_prefixes)) {
+        if (pass_through(name, value, keys::status_prefix, config_.topic_settings)) continue;
+      } else if (name.starts_with(keys::producer_prefix)) {
+        if (pass_through(name, value, keys::producer_prefix, config_.producer_overrides)) continue;
+      } else if (name.starts_with(keys::consumer_prefix)) {
+        if (pass_through(name, value, keys::consumer_prefix, config_.consumer_overrides)) continue;
+      } else if (name.starts_with(keys::admin_prefix)) {
+        if (pass_through(name, value, keys::admin_prefix, config_.admin_overrides)) continue;
+      } else if (name == keys::security_protocol || name.starts_with("sasl.") || name.starts_with("ssl.")) {
+        require_no_nul(name, value);
+        config_.security_settings.insert_or_assign(key, std::string{value});
+        continue;
+      } else if (equals_any(name, ignored_connect_keys) || starts_with_any(name, ignored_connect_prefixes)) {
+        continue;
+      }
+      // Kafka's AbstractConfig.logUnused wording. Not fatal, as there: a typo costs a warning, not
+      // an outage.
+      warn("Unknown configuration '" + key + "' was supplied but isn't a known config.");
+    }
+  }
+
+  /// Stores `name` without `prefix` in `target`; false for the bare prefix, which names nothing.
+  static bool pass_through(std::string_view name, std::string_view value, std::string_view prefix,
+                           std::map<std::string, std::string>& target) {
+    if (name.size() == prefix.size()) return false;
+    require_no_nul(name, value);
+    target.insert_or_assign(std::string{name.substr(prefix.size())}, std::string{value});
+    return true;
+  }
+
+  void warn_about_replaced_overrides() {
+    warn_about_replaced(keys::producer_prefix, config_.producer_overrides, forced_producer_settings(config_),
+                        producer_aliases);
+    warn_about_replaced(keys::consumer_prefix, config_.consumer_overrides, forced_consumer_settings(config_), {});
+    warn_about_replaced(keys::admin_prefix, config_.admin_overrides, forced_admin_settings(config_), {});
+  }
+
+  void warn_about_replaced(std::string_view prefix, const std::map<std::string, std::string>& overrides,
+                           const kafka_settings& forced, std::span<const forced_alias> aliases) {
+    for (const auto& [key, value] : overrides) {
+      std::string_view forced_key = key;
+      for (const auto& [alias, aliased_key] : aliases) {
+        if (key == alias) forced_key = aliased_key;
+      }
+      for (const auto& [forced_name, forced_value] : forced) {
+        if (forced_name != forced_key || same_setting_value(forced_key, value, forced_value)) continue;
+        const std::string full_key = std::string{prefix} + key;
+        std::string note = "Ignoring '" + full_key + "=" + mask_if_secret(full_key, value) +
+                           "' setting, since status-store always uses " + forced_name + "=" + forced_value;
+        if (forced_name == "message.timeout.ms") note += " (set " + std::string{keys::message_timeout_ms} + ")";
+        if (forced_name == "client.id" || forced_name == "group.id") {
+          note += " (derived from group.id and client.id)";
+        }
+        warn(std::move(note));
+      }
+    }
+  }
+
+  const properties& props_;
+  std::vector<std::string>* warnings_;
+  worker_config config_;
+};
+
+}  // namespace
+
+worker_config parse_worker_config(const properties& props, std::vector<std::string>* warnings) {
+  return worker_config_parser{props, warnings}.parse();
+}
+
+std::vector<std::pair<std::string, std::string>> effective_config(const worker_config& config) {
+  std::map<std::string, std::string> settings;
+  settings.emplace(keys::bootstrap_servers, config.bootstrap_servers);
+  settings.emplace(keys::group_id, config.group_id);
+  settings.emplace(keys::client_id, config.client_id);
+  settings.emplace(keys::status_topic, config.status_topic);
+  settings.emplace(keys::partitions, std::to_string(config.partitions));
+  settings.emplace(keys::replication_factor, std::to_string(config.replication_factor));
+  settings.emplace(keys::max_retries, std::to_string(config.retry.max_retries));
+  settings.emplace(keys::initial_backoff_ms, std::to_string(config.retry.initial_backoff_ms));
+  settings.emplace(keys::max_backoff_ms, std::to_string(config.retry.max_backoff_ms));
+  settings.emplace(keys::backoff_multiplier, format_double(config.retry.backoff_multiplier));
+  settings.emplace(keys::jitter_factor, format_double(config.retry.jitter_factor));
+  settings.emplace(keys::shutdown_drain_timeout_ms, std::to_string(config.shutdown_drain_timeout_ms));
+  settings.emplace(keys::message_timeout_ms, std::to_string(config.message_timeout_ms));
+  const auto add_prefixed = [&settings](std::string_view prefix, const std::map<std::string, std::string>& layer) {
+    // Our own settings come first in the map, so a pass-through entry can never replace one.
+    for (const auto& [key, value] : layer) settings.emplace(std::string{prefix} + key, value);
+  };
+  add_prefixed(keys::status_prefix, config.topic_settings);
+  add_prefixed(keys::producer_prefix, config.producer_overrides);
+  add_prefixed(keys::consumer_prefix, config.consumer_overrides);
+  add_prefixed(keys::admin_prefix, config.admin_overrides);
+  add_prefixed("", config.security_settings);
+
+  std::vector<std::pair<std::string, std::string>> sorted;
+  sorted.reserve(settings.size());
+  for (const auto& [key, value] : settings) sorted.emplace_back(key, mask_if_secret(key, value));
+  return sorted;
+}
+
+}  // namespace status_store

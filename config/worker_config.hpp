@@ -56,7 +56,9 @@ struct worker_config {
 
 /// Parses and validates. Throws config_error naming the first offending property, its value and
 /// the rule. Unknown keys are not errors: a warning per key is appended to `warnings` (if given),
-/// as are other notes (e.g. an ignored status.storage.cleanup.policy).
+/// as are other notes (e.g. an ignored status.storage.cleanup.policy, or a producer./consumer./
+/// admin. override of a setting the store forces, see client_settings.hpp). Values are trimmed as
+/// Kafka's ConfigDef trims them; error messages and warnings never show a secret value.
 worker_config parse_worker_config(const properties& props, std::vector<std::string>* warnings = nullptr);
 
 /// The effective configuration, every setting with its default filled in, secrets masked, sorted by
