@@ -39,6 +39,10 @@ struct key_state {
   uint32_t retries_done = 0;  // retries used by the current failure episode
   uint64_t send_id = 0;       // matches delivery reports to the current send
   std::optional<known_status> known;
+  // Our own acknowledged tombstones whose read-back is still to come: such an echo must not abandon
+  // a newer update of ours. `echo_seen_early` covers the read-back overtaking the acknowledgement.
+  uint32_t own_tombstone_echoes = 0;
+  bool echo_seen_early = false;
 };
 
 struct coalescer_state {
@@ -159,10 +163,15 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
   switch (classify_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error))) {
     case delivery_outcome::success:
       ++st.counters.success;
-      if (!ks.head->worker_id.empty())  // connector and task statuses: our write is now known
-        ks.known = known_status{ks.head->worker_id, ks.head->generation};
-      else if (ks.head->tombstone)
+      if (ks.head->tombstone) {
         ks.known.reset();
+        if (ks.echo_seen_early)
+          ks.echo_seen_early = false;
+        else
+          ++ks.own_tombstone_echoes;
+      } else if (!ks.head->worker_id.empty()) {  // connector and task statuses: our write is now known
+        ks.known = known_status{ks.head->worker_id, ks.head->generation};
+      }
       resolve(self, *ks.head);
       advance(self, r.key, ks);
       return;
@@ -197,9 +206,12 @@ void on_retry_due(self_ptr self, const std::string& key) {
     ks.head = std::move(ks.next);
     ks.next.reset();
   }
-  if (ks.head->safe && !can_write_safely(ks.known, *ks.head)) {
+  // A retry is a delayed copy: re-check putSafe's rule against what the topic now shows, for plain
+  // puts too. Another worker's newer generation for this key means ownership moved on.
+  if (!ks.head->worker_id.empty() && !can_write_safely(ks.known, *ks.head)) {
     ++st.counters.dropped_stale;
-    st.log->debug("retry of putSafe for key '{}' dropped: a newer generation of another worker is known", key);
+    st.log->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
+                  ks.head->worker_id, ks.head->generation, ks.known->worker_id, ks.known->generation);
     resolve(self, *ks.head);
     ks.head.reset();
     ks.retries_done = 0;
@@ -209,12 +221,38 @@ void on_retry_due(self_ptr self, const std::string& key) {
   start_send(self, key, ks);
 }
 
+/// A value read back from the topic. A tombstone written by someone else abandons a retry waiting
+/// for its backoff (as Connect does when the entry is deleted): the key was deleted meanwhile, and
+/// re-sending would resurrect it.
 void on_observe(self_ptr self, observed_status& o) {
-  auto& ks = self->state.keys[o.key];
-  if (o.tombstone)
-    ks.known.reset();
-  else
+  auto& st = self->state;
+  auto it = st.keys.find(o.key);
+  if (it == st.keys.end()) {
+    if (o.tombstone) return;  // nothing known, nothing to forget: no entry for deleted keys
+    it = st.keys.emplace(o.key, key_state{}).first;
+  }
+  auto& ks = it->second;
+  if (!o.tombstone) {
     ks.known = known_status{std::move(o.worker_id), o.generation};
+    return;
+  }
+  ks.known.reset();
+  if (ks.in_flight && ks.head->tombstone) {
+    ks.echo_seen_early = true;  // our own tombstone, read back before its acknowledgement
+    return;
+  }
+  if (ks.own_tombstone_echoes > 0) {
+    --ks.own_tombstone_echoes;
+    return;
+  }
+  if (ks.retry_scheduled) {
+    ks.retry_scheduled = false;
+    --st.counters.waiting_retry;
+    ++st.counters.dropped_stale;
+    st.log->debug("retry for key '{}' abandoned: a tombstone for it was read back", o.key);
+    resolve(self, *ks.head);
+    advance(self, o.key, ks);
+  }
 }
 
 void on_drain_deadline(self_ptr self) {
@@ -247,29 +285,18 @@ void on_drain_deadline(self_ptr self) {
   st.drains.clear();
 }
 
-/// Runs after every handler: completes flushes and drains, and makes sure one tick ships the work.
+/// Runs after every handler: makes sure one tick ships the work of this mailbox burst.
 void after_change(self_ptr self) {
   auto& st = self->state;
-  const uint64_t first_unresolved = st.unresolved.empty() ? UINT64_MAX : st.unresolved.begin()->first;
-  if (!st.flushes.empty()) {
-    auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
-      if (f.first >= first_unresolved) return false;
-      f.second.deliver(ok_atom::value);
-      return true;
-    });
-    st.flushes.erase(done, st.flushes.end());
-  }
-  if (st.stopping && !st.drains.empty() && st.unresolved.empty()) {
-    for (auto& rp : st.drains) rp.deliver(drain_report{});
-    st.drains.clear();
-  }
   if (!st.tick_pending) {
     st.tick_pending = true;
     self->send(self, tick_atom::value);
   }
 }
 
-/// Ships what the burst produced: one produce batch, one schedule batch, one counters publish.
+/// Ships what the burst produced — one produce batch, one schedule batch, one counters publish — and
+/// then answers the flushes and drains that are complete, so that whoever was waiting reads metrics
+/// that already include everything the flush covered.
 void on_tick(self_ptr self) {
   auto& st = self->state;
   st.tick_pending = false;
@@ -284,6 +311,19 @@ void on_tick(self_ptr self) {
   st.counters.pending = st.unresolved.size();
   st.counters.oldest_unacked_since_ns = st.unresolved.empty() ? -1 : st.unresolved.begin()->second;
   self->send(st.metrics, publish_atom::value, st.counters);
+  const uint64_t first_unresolved = st.unresolved.empty() ? UINT64_MAX : st.unresolved.begin()->first;
+  if (!st.flushes.empty()) {
+    auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
+      if (f.first >= first_unresolved) return false;
+      f.second.deliver(ok_atom::value);
+      return true;
+    });
+    st.flushes.erase(done, st.flushes.end());
+  }
+  if (st.stopping && !st.drains.empty() && st.unresolved.empty()) {
+    for (auto& rp : st.drains) rp.deliver(drain_report{});
+    st.drains.clear();
+  }
 }
 
 coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config, producer_actor producer,
@@ -305,8 +345,8 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         for (auto& u : batch) accept(self, u);
         after_change(self);
       },
-      [=](observe_atom, observed_status& o) {
-        on_observe(self, o);
+      [=](observe_atom, std::vector<observed_status>& observed) {
+        for (auto& o : observed) on_observe(self, o);
         after_change(self);
       },
       [=](delivered_atom, std::vector<delivery_result>& results) {

@@ -15,6 +15,13 @@
 //   from the same worker, or its generation is <= the new one; otherwise dropped and counted. The
 //   known value is the last one read back (observe) or acknowledged for the key. It is checked when
 //   the update is accepted and again before every retry.
+// - A retry is abandoned (counted as stale-dropped) when the topic shows its key has moved on: a
+//   tombstone written by someone else was read back, or another worker's newer generation was
+//   (putSafe's rule, re-checked before every retry of a connector or task status, plain puts too).
+//   Connect instead abandons every retry whose generation differs from the last one the store sent;
+//   after an incremental cooperative rebalance that drops the only write of a task this worker
+//   still owns (a FAILED status, say), which nobody rewrites. The per-key rule keeps the guard's
+//   purpose — a stale retry must not overwrite the new owner — without that loss.
 #include "messages/protocol.hpp"
 
 #include <cstdint>

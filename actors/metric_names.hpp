@@ -34,6 +34,10 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},
       {"status-update-waiting-retry", "gauge", "Keys waiting for their retry backoff to elapse", d(c.waiting_retry)},
       {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds", d(s.oldest_unacked_age_ms)},
+      {"status-record-read-total", "counter", "Records read from the status topic", d(s.view.records_read)},
+      {"status-record-read-errors-total", "counter", "Malformed status records skipped (logged with their offset)", d(s.view.read_errors)},
+      {"status-replay-records", "gauge", "Records read by the start-up replay", d(s.view.replay_records)},
+      {"status-replay-duration-ms", "gauge", "Duration of the start-up replay in milliseconds (-1 while it runs)", d(s.view.replay_ms)},
   };
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Metrics aggregation: keeps the latest counters the coalescer published and answers snapshots, so
-// readers (facade, HTTP, CLI) never touch the hot path's state. Metric names, as operators see them,
+// Metrics aggregation: combines the counters the write side (coalescer) and the read side (status
+// view) publish and answers snapshots, so readers (facade, CLI) never touch either actor's state. Metric names, as operators see them,
 // are in metric_names.hpp.
 #include "messages/protocol.hpp"
 

@@ -5,9 +5,11 @@
 #include "actors/metrics_actor.hpp"
 #include "actors/producer_io_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
+#include "actors/status_topic_admin.hpp"
+#include "actors/status_view_actor.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
-#include "messages/status_record_codec.hpp"
+#include "messages/status_updates.hpp"
 
 #include "caf/scoped_actor.hpp"
 #include "caf/send.hpp"
@@ -16,23 +18,6 @@
 #include <stdexcept>
 
 namespace status_store {
-
-namespace {
-
-status_update to_update(status_record record, bool safe, const status_value* value) {
-  status_update u;
-  u.key = std::move(record.key);
-  u.tombstone = !record.value.has_value();
-  if (record.value) u.value = std::move(*record.value);
-  u.safe = safe;
-  if (value) {
-    u.worker_id = value->worker_id;
-    u.generation = value->generation;
-  }
-  return u;
-}
-
-}  // namespace
 
 store::store(const worker_config& config, store_options options) : config_(config) {
   owned_config_ = std::make_unique<caf::actor_system_config>();
@@ -49,17 +34,34 @@ store::store(caf::actor_system& system, const worker_config& config, store_optio
 
 void store::start(store_options options) {
   auto log = component_logger("store");
-  kafka_settings settings = producer_settings(config_);
+  const auto started = std::chrono::steady_clock::now();
+  const auto startup_timeout = std::chrono::milliseconds{config_.startup_timeout_ms};
+  auto remaining = [&] {
+    auto left = startup_timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now() - started);
+    return std::max(left, std::chrono::milliseconds{1});
+  };
   if (config_.uses_mock_cluster()) {
+    // The mock has no CreateTopics: create the topic through its own API.
     mock_ = std::make_unique<mock_cluster>(3);
     mock_->create_topic(config_.status_topic, config_.partitions > 0 ? config_.partitions : defaults::partitions,
                         config_.replication_factor);
     bootstrap_servers_ = mock_->bootstrap_servers();
-    settings.emplace_back("bootstrap.servers", bootstrap_servers_);
   } else {
     bootstrap_servers_ = config_.bootstrap_servers;
+    kafka_settings admin = admin_settings(config_);
+    admin.emplace_back("bootstrap.servers", bootstrap_servers_);
+    ensure_status_topic(admin, config_, remaining());
+  }
+  kafka_settings settings = producer_settings(config_);
+  kafka_settings reader_settings = consumer_settings(config_);
+  if (mock_) {
+    settings.emplace_back("bootstrap.servers", bootstrap_servers_);
+    reader_settings.emplace_back("bootstrap.servers", bootstrap_servers_);
   }
   auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic);
+  auto reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining());
+  log->info("replaying status topic '{}' ({} record(s) at start)", config_.status_topic, reader->records_at_start());
 
   const auto& r = config_.retry;
   retry_scheduler_config scheduler_config{
@@ -70,6 +72,23 @@ void store::start(store_options options) {
   producer_ = spawn_producer_io(*system_, std::move(client));
   coalescer_ = spawn_coalescer(*system_, coalescer_config{static_cast<uint32_t>(r.max_retries)}, producer_,
                                scheduler_, metrics_);
+  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
+
+  // Like Connect's start(): return only once the view holds everything the topic held at start.
+  std::string failure;
+  {
+    caf::scoped_actor self{*system_};
+    self->request(view_, caf::timespan{remaining()}, await_atom::value)
+        .receive([](ok_atom) {}, [&](caf::error& err) { failure = system_->render(err); });
+  }
+  if (!failure.empty()) {
+    stop_actors(std::chrono::milliseconds{0}, nullptr);
+    mock_.reset();
+    stopped_ = drain_report{};
+    throw std::runtime_error("replaying status topic '" + config_.status_topic + "' to its end did not complete within " +
+                             std::to_string(config_.startup_timeout_ms) +
+                             " ms (status.storage.startup.timeout.ms): " + failure);
+  }
   log->info("status store started: topic '{}' on {}{}, client.id '{}', max.retries {}, backoff {}..{} ms x{} "
             "jitter {}",
             config_.status_topic, config_.uses_mock_cluster() ? "the embedded mock cluster " : "",
@@ -83,13 +102,13 @@ void store::send(status_update update) {
   caf::anon_send(coalescer_, put_atom::value, std::move(update));
 }
 
-void store::put(const connector_status& s) { send(to_update(encode_connector_record(s), false, &s.value)); }
-void store::put_safe(const connector_status& s) { send(to_update(encode_connector_record(s), true, &s.value)); }
-void store::put(const task_status& s) { send(to_update(encode_task_record(s), false, &s.value)); }
-void store::put_safe(const task_status& s) { send(to_update(encode_task_record(s), true, &s.value)); }
-void store::put(const topic_status& s) { send(to_update(encode_topic_record(s), false, nullptr)); }
+void store::put(const connector_status& s) { send(make_update(s)); }
+void store::put_safe(const connector_status& s) { send(make_update(s, true)); }
+void store::put(const task_status& s) { send(make_update(s)); }
+void store::put_safe(const task_status& s) { send(make_update(s, true)); }
+void store::put(const topic_status& s) { send(make_update(s)); }
 void store::delete_topic(const std::string& connector, const std::string& topic) {
-  send(to_update(encode_topic_tombstone(topic, connector), false, nullptr));
+  send(make_topic_deletion(connector, topic));
 }
 
 bool store::flush(std::chrono::milliseconds timeout) {
@@ -114,34 +133,43 @@ metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
   return *result;
 }
 
-drain_report store::stop() {
-  if (stopped_) return *stopped_;
+void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
   auto log = component_logger("store");
-  const auto drain = std::chrono::milliseconds{config_.shutdown_drain_timeout_ms};
-  drain_report report;
-  {
-    caf::scoped_actor self{*system_};
+  caf::scoped_actor self{*system_};
+  if (report) {
     // The coalescer enforces the drain deadline itself; the extra margin only guards against a
     // coalescer that cannot answer at all.
     self->request(coalescer_, caf::timespan{drain + std::chrono::seconds{5}}, stop_atom::value, caf::timespan{drain})
-        .receive([&](drain_report& r) { report = std::move(r); },
+        .receive([&](drain_report& r) { *report = std::move(r); },
                  [&](caf::error& err) { log->error("drain did not complete: {}", system_->render(err)); });
-    // Stop all four and wait until they are gone: the producer's state then has shut the librdkafka
-    // producer down, so the mock cluster (if any) can go after it.
-    for (auto hdl : {caf::actor_cast<caf::actor>(coalescer_), caf::actor_cast<caf::actor>(producer_),
-                     caf::actor_cast<caf::actor>(scheduler_), caf::actor_cast<caf::actor>(metrics_)}) {
-      self->monitor(hdl);
-      self->send_exit(hdl, caf::exit_reason::user_shutdown);
-    }
-    for (int i = 0; i < 4; ++i)
-      self->receive([](caf::down_msg&) {}, caf::after(std::chrono::seconds{30}) >> [&] {
-        log->error("an actor did not stop within 30 s");
-      });
   }
+  // Stop every actor and wait until they are gone: the producer's and the view's states then have
+  // shut their librdkafka clients down, so the mock cluster (if any) can go after them.
+  std::vector<caf::actor> actors;
+  for (auto hdl : {caf::actor_cast<caf::actor>(coalescer_), caf::actor_cast<caf::actor>(producer_),
+                   caf::actor_cast<caf::actor>(scheduler_), caf::actor_cast<caf::actor>(metrics_),
+                   caf::actor_cast<caf::actor>(view_)})
+    if (hdl) actors.push_back(hdl);
+  for (auto& hdl : actors) {
+    self->monitor(hdl);
+    self->send_exit(hdl, caf::exit_reason::user_shutdown);
+  }
+  for (size_t i = 0; i < actors.size(); ++i)
+    self->receive([](caf::down_msg&) {}, caf::after(std::chrono::seconds{30}) >> [&] {
+      log->error("an actor did not stop within 30 s");
+    });
   coalescer_ = nullptr;
   producer_ = nullptr;
   scheduler_ = nullptr;
   metrics_ = nullptr;
+  view_ = nullptr;
+}
+
+drain_report store::stop() {
+  if (stopped_) return *stopped_;
+  auto log = component_logger("store");
+  drain_report report;
+  stop_actors(std::chrono::milliseconds{config_.shutdown_drain_timeout_ms}, &report);
   if (owned_system_) {
     owned_system_.reset();  // waits for the (now stopped) actors
     owned_config_.reset();
@@ -150,6 +178,60 @@ drain_report store::stop() {
   log->info("status store stopped ({} update(s) failed at shutdown)", report.failed);
   stopped_ = report;
   return report;
+}
+
+}  // namespace status_store
+
+namespace status_store {
+
+connector_view store::describe(const std::string& connector) {
+  std::optional<connector_view> result;
+  std::string failure = "the store is stopped";
+  if (view_) {
+    caf::scoped_actor self{*system_};
+    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector)
+        .receive([&](connector_view& v) { result = std::move(v); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  if (!result) throw std::runtime_error("status query for connector '" + connector + "' failed: " + failure);
+  return std::move(*result);
+}
+
+std::optional<connector_status> store::get(const std::string& connector) {
+  auto v = describe(connector);
+  if (!v.found) return std::nullopt;
+  return std::move(v.connector);
+}
+
+std::optional<task_status> store::get(const std::string& connector, int32_t task) {
+  for (auto& t : describe(connector).tasks)
+    if (t.task == task) return std::move(t);
+  return std::nullopt;
+}
+
+std::vector<task_status> store::get_all(const std::string& connector) { return describe(connector).tasks; }
+
+std::optional<topic_status> store::get_topic(const std::string& connector, const std::string& topic) {
+  for (auto& t : describe(connector).topics)
+    if (t.topic == topic) return std::move(t);
+  return std::nullopt;
+}
+
+std::vector<topic_status> store::get_all_topics(const std::string& connector) {
+  return describe(connector).topics;
+}
+
+std::vector<std::string> store::connectors() {
+  std::optional<std::vector<std::string>> result;
+  std::string failure = "the store is stopped";
+  if (view_) {
+    caf::scoped_actor self{*system_};
+    self->request(view_, caf::timespan{query_timeout_}, list_atom::value)
+        .receive([&](std::vector<std::string>& names) { result = std::move(names); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  if (!result) throw std::runtime_error("listing connectors failed: " + failure);
+  return std::move(*result);
 }
 
 }  // namespace status_store

@@ -1,7 +1,12 @@
 #pragma once
-// The embedding API: a plain C++ facade over the four actors, for worker code that is not itself an
-// actor. Every call is thread-safe. Updates are encoded on the caller's thread and handed to the
-// coalescer without waiting; flush() and stop() are the only calls that block, and both are bounded.
+// The embedding API: a plain C++ facade over the actors, for worker code that is not itself an actor
+// — Connect's StatusBackingStore in C++. Every call is thread-safe. Updates are encoded on the
+// caller's thread and handed to the coalescer without waiting; queries, flush() and stop() block,
+// each bounded by a timeout.
+//
+// Start-up (the constructor) creates or verifies the status topic and replays it to its end, so the
+// view is complete when the constructor returns, like Connect's start(). As in Connect, a status
+// becomes visible to queries when it is read back from the topic, not when it is put.
 //
 // Code that is itself an actor can skip the facade and talk to actor() — the coalescer's typed
 // interface (messages/protocol.hpp) — directly.
@@ -18,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace status_store {
 
@@ -30,8 +36,9 @@ struct store_options {
 
 class store {
  public:
-  /// Starts the store in an actor system of its own. Throws std::runtime_error if the producer
-  /// cannot be created (the message names the rejected setting).
+  /// Starts the store in an actor system of its own. Throws config_error for a status topic that is
+  /// not compacted, and std::runtime_error if a client cannot be created (the message names the
+  /// rejected setting) or start-up does not complete within status.storage.startup.timeout.ms.
   explicit store(const worker_config& config, store_options options = {});
   /// Starts the store inside the caller's actor system, which must outlive the store.
   store(caf::actor_system& system, const worker_config& config, store_options options = {});
@@ -60,8 +67,24 @@ class store {
   /// answer within `timeout`.
   metrics_snapshot metrics(std::chrono::milliseconds timeout = std::chrono::seconds{5});
 
+  // ---- reads: what the topic says (Connect's getters); each throws std::runtime_error on timeout ----
+  std::optional<connector_status> get(const std::string& connector);
+  std::optional<task_status> get(const std::string& connector, int32_t task);
+  std::vector<task_status> get_all(const std::string& connector);
+  std::optional<topic_status> get_topic(const std::string& connector, const std::string& topic);
+  std::vector<topic_status> get_all_topics(const std::string& connector);
+  /// Connectors with a known status, sorted.
+  std::vector<std::string> connectors();
+  /// All of the above for one connector, in one request.
+  connector_view describe(const std::string& connector);
+
+  /// How long each query waits for the view (default 5 s).
+  void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }
+
   /// The coalescer's typed interface, for callers that are actors themselves.
   coalescer_actor actor() const { return coalescer_; }
+  /// The status view's typed interface (queries), for callers that are actors themselves.
+  status_view_actor view() const { return view_; }
   const worker_config& config() const { return config_; }
   /// The bootstrap servers in use (the embedded mock cluster's ports when bootstrap.servers=mock).
   const std::string& bootstrap_servers() const { return bootstrap_servers_; }
@@ -71,6 +94,7 @@ class store {
  private:
   void start(store_options options);
   void send(status_update update);
+  void stop_actors(std::chrono::milliseconds drain, drain_report* report);
 
   worker_config config_;
   std::unique_ptr<caf::actor_system_config> owned_config_;
@@ -82,6 +106,8 @@ class store {
   producer_actor producer_;
   retry_scheduler_actor scheduler_;
   metrics_actor metrics_;
+  status_view_actor view_;
+  std::chrono::milliseconds query_timeout_{5000};
   std::optional<drain_report> stopped_;
 };
 

@@ -32,5 +32,9 @@ inline constexpr int64_t reconnect_backoff_max_ms = 1000;
 inline constexpr int64_t linger_ms = 5;
 // stop() drains for at most this long; then what is left is counted failed and logged by key.
 inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
+// Start-up (topic set-up and replay to the end) gives up after this long. Connect retries for up
+// to 15 minutes and blocks the worker meanwhile; a minute is enough for brokers that are starting
+// and for replaying millions of records, and a clear error beats a silent hang.
+inline constexpr int64_t startup_timeout_ms = 60000;
 
 }  // namespace status_store::defaults

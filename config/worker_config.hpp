@@ -40,6 +40,9 @@ struct worker_config {
   /// How long stop() keeps draining in-flight and scheduled updates before counting them failed
   /// (status.storage.shutdown.drain.timeout.ms).
   int64_t shutdown_drain_timeout_ms = defaults::shutdown_drain_timeout_ms;
+  /// How long start-up may take to set up the topic and replay it to its end
+  /// (status.storage.startup.timeout.ms); start fails with a clear error after that.
+  int64_t startup_timeout_ms = defaults::startup_timeout_ms;
   /// Client pass-through settings, prefix stripped (producer.*, consumer.*, admin.*).
   std::map<std::string, std::string> producer_overrides;
   std::map<std::string, std::string> consumer_overrides;

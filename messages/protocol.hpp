@@ -15,7 +15,7 @@
 // |-----------------|-----------------|-------------------------------------------|-------------------------------------------|
 // | facade / worker | coalescer       | put, status_update                        | accept one update (latest per key wins)   |
 // | facade / worker | coalescer       | put, vector<status_update>                | accept a batch                            |
-// | reader (view)   | coalescer       | observe, observed_status                  | the value read back for a key (putSafe)   |
+// | status view     | coalescer       | observe, vector<observed_status>          | values read back (putSafe, tombstones)    |
 // | facade / worker | coalescer       | flush → ok                                | every update accepted before is resolved  |
 // | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
 // | coalescer       | producer I/O    | report_to, coalescer_actor                | where delivery reports go (sent once)     |
@@ -28,14 +28,24 @@
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
 // | coalescer       | itself          | drain_deadline                            | the stop timeout has elapsed              |
 // | coalescer       | metrics         | publish, store_counters                   | cumulative counters and gauges            |
+// | topic reader    | status view     | records, vector<consumed_record>          | records read from the status topic        |
+// | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
+// | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
+// | facade / worker | status view     | get, string → connector_view              | a connector's status, tasks and topics    |
+// | facade / worker | status view     | list → vector<string>                     | the connectors with a known status        |
+// | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
 #include "caf/atom.hpp"
 #include "caf/fwd.hpp"
 #include "caf/meta/type_name.hpp"
+#include "caf/optional.hpp"
 #include "caf/replies_to.hpp"
 #include "caf/typed_actor.hpp"
 
+#include "messages/status.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +66,10 @@ using fire_atom = caf::atom_constant<caf::atom("fire")>;
 using tick_atom = caf::atom_constant<caf::atom("tick")>;
 using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
 using publish_atom = caf::atom_constant<caf::atom("publish")>;
+using records_atom = caf::atom_constant<caf::atom("records")>;
+using caught_up_atom = caf::atom_constant<caf::atom("caught_up")>;
+using await_atom = caf::atom_constant<caf::atom("await")>;
+using list_atom = caf::atom_constant<caf::atom("list")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -72,6 +86,10 @@ inline constexpr fire_atom fire_atom_v{};
 inline constexpr tick_atom tick_atom_v{};
 inline constexpr deadline_atom deadline_atom_v{};
 inline constexpr publish_atom publish_atom_v{};
+inline constexpr records_atom records_atom_v{};
+inline constexpr caught_up_atom caught_up_atom_v{};
+inline constexpr await_atom await_atom_v{};
+inline constexpr list_atom list_atom_v{};
 
 // ---- messages --------------------------------------------------------------------------------------
 
@@ -139,10 +157,40 @@ struct store_counters {
   friend bool operator==(const store_counters&, const store_counters&) = default;
 };
 
+/// One record read from the status topic.
+struct consumed_record {
+  std::string key;
+  bool tombstone = false;
+  std::string value;
+  int32_t partition = -1;
+  int64_t offset = -1;
+  friend bool operator==(const consumed_record&, const consumed_record&) = default;
+};
+
+/// What the view knows of one connector (Connect's get(connector), getAll(connector) and
+/// getAllTopics(connector) in one answer).
+struct connector_view {
+  bool found = false;              // a connector status has been read back
+  connector_status connector;      // valid when found
+  std::vector<task_status> tasks;  // by task id; may be non-empty when !found
+  std::vector<topic_status> topics;  // by topic name
+  friend bool operator==(const connector_view&, const connector_view&) = default;
+};
+
+/// The read side's counters, published by the status view.
+struct view_counters {
+  uint64_t records_read = 0;    // status-record-read-total
+  uint64_t read_errors = 0;     // status-record-read-errors-total: malformed records skipped
+  uint64_t replay_records = 0;  // records read by the start-up replay
+  int64_t replay_ms = -1;       // duration of the start-up replay; -1 until it completes
+  friend bool operator==(const view_counters&, const view_counters&) = default;
+};
+
 /// A consistent snapshot of every metric, as operators see it.
 struct metrics_snapshot {
   store_counters counters;
   int64_t oldest_unacked_age_ms = 0;  // 0 when nothing is pending
+  view_counters view;
   friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
 };
 
@@ -181,8 +229,66 @@ typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
            x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {
+  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset);
+}
+namespace detail {
+/// CAF 0.17 inspects caf::optional but not std::optional; this adapter does for a std::optional field
+/// what CAF does for its own (a presence flag, then the value).
+template <class T>
+struct std_optional_field {
+  std::optional<T>& x;
+};
+template <class Inspector, class T>
+std::enable_if_t<Inspector::reads_state, typename Inspector::result_type> inspect(Inspector& f,
+                                                                                 std_optional_field<T>& w) {
+  return w.x ? f(true, *w.x) : f(false);
+}
+template <class Inspector, class T>
+std::enable_if_t<Inspector::writes_state, typename Inspector::result_type> inspect(Inspector& f,
+                                                                                  std_optional_field<T>& w) {
+  bool present = false;
+  T value{};
+  caf::optional_inspect_helper<T> helper{present, value};
+  auto result = f(present, helper);
+  if (present)
+    w.x = std::move(value);
+  else
+    w.x.reset();
+  return result;
+}
+}  // namespace detail
+
+// status_state travels as its underlying byte.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, status_value& x) {
+  detail::std_optional_field<std::string> trace{x.trace};
+  return f(caf::meta::type_name("status_value"), reinterpret_cast<uint8_t&>(x.state), trace, x.worker_id,
+           x.generation);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, connector_status& x) {
+  return f(caf::meta::type_name("connector_status"), x.connector, x.value);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, task_status& x) {
+  return f(caf::meta::type_name("task_status"), x.connector, x.task, x.value);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, topic_status& x) {
+  return f(caf::meta::type_name("topic_status"), x.topic, x.connector, x.task, x.discover_timestamp);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, connector_view& x) {
+  return f(caf::meta::type_name("connector_view"), x.found, x.connector, x.tasks, x.topics);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, view_counters& x) {
+  return f(caf::meta::type_name("view_counters"), x.records_read, x.read_errors, x.replay_records, x.replay_ms);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
-  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms);
+  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
@@ -195,7 +301,7 @@ typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
 using coalescer_actor = caf::typed_actor<
     caf::reacts_to<put_atom, status_update>,                   // accept one update
     caf::reacts_to<put_atom, std::vector<status_update>>,      // accept a batch
-    caf::reacts_to<observe_atom, observed_status>,             // known value read back (putSafe)
+    caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
     caf::reacts_to<retry_due_atom, std::vector<std::string>>,  // from the retry scheduler
     caf::replies_to<flush_atom>::with<ok_atom>,                // all accepted before are resolved
@@ -214,9 +320,19 @@ using retry_scheduler_actor = caf::typed_actor<
     caf::reacts_to<schedule_atom, std::vector<retry_request>>,  // back off these keys
     caf::reacts_to<fire_atom>>;                                // self: a backoff timer elapsed
 
-/// Metrics aggregation: serves consistent snapshots of what the store publishes.
+/// Metrics aggregation: combines what the write side and the read side publish into consistent
+/// snapshots.
 using metrics_actor = caf::typed_actor<
     caf::reacts_to<publish_atom, store_counters>,              // from the coalescer
+    caf::reacts_to<publish_atom, view_counters>,               // from the status view
     caf::replies_to<get_atom>::with<metrics_snapshot>>;        // a snapshot
+
+/// The status view: what the topic says, fed only by the topic reader; answers queries.
+using status_view_actor = caf::typed_actor<
+    caf::reacts_to<records_atom, std::vector<consumed_record>>,  // from the topic reader
+    caf::reacts_to<caught_up_atom>,                            // the replay reached the end
+    caf::replies_to<await_atom>::with<ok_atom>,                // once the replay is complete
+    caf::replies_to<get_atom, std::string>::with<connector_view>,  // one connector
+    caf::replies_to<list_atom>::with<std::vector<std::string>>>;   // connectors()
 
 }  // namespace status_store

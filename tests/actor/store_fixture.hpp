@@ -7,7 +7,9 @@
 #include "actors/coalescer_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
+#include "actors/status_view_actor.hpp"
 #include "messages/protocol.hpp"
+#include "messages/status_updates.hpp"
 
 #include <librdkafka/rdkafka.h>
 
@@ -71,19 +73,23 @@ struct store_fixture : test_coordinator_fixture<> {
   retry_scheduler_actor scheduler;
   producer_actor producer;
   coalescer_actor coalescer;
+  status_view_actor view;
   std::vector<caf::actor> probes;
+  int64_t next_offset = 0;
 
   void start(uint32_t max_retries = 5) {
     metrics = spawn_metrics(sys);
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, test_seed});
     producer = sys.spawn(fake_producer);
     coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics);
+    view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
     settle();
   }
 
   ~store_fixture() override {
     for (auto hdl : {caf::actor_cast<caf::actor>(coalescer), caf::actor_cast<caf::actor>(producer),
-                     caf::actor_cast<caf::actor>(scheduler), caf::actor_cast<caf::actor>(metrics)})
+                     caf::actor_cast<caf::actor>(scheduler), caf::actor_cast<caf::actor>(metrics),
+                     caf::actor_cast<caf::actor>(view)})
       if (hdl) caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
     for (auto& p : probes) caf::anon_send_exit(p, caf::exit_reason::user_shutdown);
     settle();
@@ -98,7 +104,8 @@ struct store_fixture : test_coordinator_fixture<> {
   }
 
   void observe(std::string key, std::string worker, int32_t generation) {
-    self->send(coalescer, observe_atom::value, observed_status{std::move(key), false, std::move(worker), generation});
+    self->send(coalescer, observe_atom::value,
+               std::vector<observed_status>{observed_status{std::move(key), false, std::move(worker), generation}});
     settle();
   }
 
@@ -110,6 +117,37 @@ struct store_fixture : test_coordinator_fixture<> {
   }
 
   std::vector<outgoing_record>& produced() { return deref<fake_producer_impl>(producer).state.produced; }
+
+  /// The status topic as the view reads it: one record at a time, at increasing offsets.
+  void read_back(std::string key, std::optional<std::string> value) {
+    std::vector<consumed_record> batch{
+        consumed_record{std::move(key), !value.has_value(), value.value_or(""), 0, next_offset++}};
+    self->send(view, records_atom::value, std::move(batch));
+    settle();
+  }
+  /// The record a fake producer was given comes back from the topic.
+  void read_back(const outgoing_record& r) {
+    read_back(r.key, r.tombstone ? std::nullopt : std::optional<std::string>{r.value});
+  }
+  void read_back(const status_record& r) { read_back(r.key, r.value); }
+
+  connector_view describe(const std::string& connector) {
+    std::optional<connector_view> result;
+    auto rh = self->request(view, caf::infinite, get_atom::value, connector);
+    settle();
+    rh.receive([&](connector_view& v) { result = std::move(v); }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+    CAF_REQUIRE(result.has_value());
+    return *result;
+  }
+
+  std::vector<std::string> connectors() {
+    std::vector<std::string> result;
+    auto rh = self->request(view, caf::infinite, list_atom::value);
+    settle();
+    rh.receive([&](std::vector<std::string>& v) { result = std::move(v); },
+               [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+    return result;
+  }
 
   caf::actor spawn_flush_probe() {
     probes.push_back(sys.spawn(flush_probe, coalescer));

@@ -1,0 +1,153 @@
+#include "actors/kafka_log_consumer.hpp"
+
+#include "actors/librdkafka_logging.hpp"
+#include "config/logging.hpp"
+#include "config/secret_masking.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace status_store {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+int remaining_ms(clock_type::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now()).count();
+  return left > 0 ? static_cast<int>(std::min<int64_t>(left, INT32_MAX)) : 0;
+}
+
+struct partition_list {
+  rd_kafka_topic_partition_list_t* list;
+  explicit partition_list(int size) : list(rd_kafka_topic_partition_list_new(size)) {}
+  ~partition_list() { rd_kafka_topic_partition_list_destroy(list); }
+};
+
+rd_kafka_t* make_consumer(const kafka_settings& settings) {
+  char errstr[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  for (const auto& [key, value] : settings) {
+    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      throw std::runtime_error("librdkafka rejected consumer setting " + key + "=" + mask_if_secret(key, value) +
+                               ": " + errstr);
+    }
+  }
+  route_librdkafka_logs(conf);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
+  if (!rk) {
+    rd_kafka_conf_destroy(conf);
+    throw std::runtime_error(std::string{"cannot create the status consumer: "} + errstr);
+  }
+  return rk;
+}
+
+int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::time_point deadline) {
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  std::string last_error = "no answer";
+  for (;;) {
+    const rd_kafka_metadata_t* md = nullptr;
+    auto err = rd_kafka_metadata(rk, 0, rkt, &md, std::max(std::min(remaining_ms(deadline), 2000), 1));
+    int32_t count = -1;
+    if (err)
+      last_error = rd_kafka_err2str(err);
+    else if (md->topic_cnt == 1 && md->topics[0].err)
+      last_error = rd_kafka_err2str(md->topics[0].err);
+    else if (md->topic_cnt == 1)
+      count = md->topics[0].partition_cnt;
+    if (md) rd_kafka_metadata_destroy(md);
+    if (count > 0 || remaining_ms(deadline) == 0) {
+      rd_kafka_topic_destroy(rkt);
+      if (count > 0) return count;
+      throw std::runtime_error("no partition metadata for topic '" + topic + "' within the timeout: " + last_error);
+    }
+  }
+}
+
+}  // namespace
+
+kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std::string& topic,
+                                       std::chrono::milliseconds timeout)
+    : rk_(make_consumer(settings)), topic_(topic) {
+  const auto deadline = clock_type::now() + timeout;
+  try {
+    const int32_t n = partition_count(rk_, topic, deadline);
+    // Start and end offsets via offsets_for_times: in librdkafka 2.0.2 query_watermark_offsets
+    // ignores its timeout while a leader is down; this call honours it.
+    partition_list starts{n}, ends{n};
+    for (int32_t p = 0; p < n; ++p) {
+      rd_kafka_topic_partition_list_add(starts.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+      rd_kafka_topic_partition_list_add(ends.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_END;
+    }
+    for (auto* list : {starts.list, ends.list}) {
+      if (auto err = rd_kafka_offsets_for_times(rk_, list, std::max(remaining_ms(deadline), 1)); err)
+        throw std::runtime_error("cannot read the offsets of '" + topic + "': " + rd_kafka_err2str(err));
+      for (int i = 0; i < list->cnt; ++i)
+        if (list->elems[i].err)
+          throw std::runtime_error("cannot read the offsets of '" + topic + "' partition " +
+                                   std::to_string(list->elems[i].partition) + ": " +
+                                   rd_kafka_err2str(list->elems[i].err));
+    }
+    end_offsets_.assign(n, 0);
+    done_.assign(n, true);
+    partition_list assignment{n};
+    for (int i = 0; i < n; ++i) {
+      const int32_t p = ends.list->elems[i].partition;
+      end_offsets_[p] = ends.list->elems[i].offset;
+      records_at_start_ += static_cast<uint64_t>(std::max<int64_t>(0, end_offsets_[p] - starts.list->elems[i].offset));
+      rd_kafka_topic_partition_list_add(assignment.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+      if (end_offsets_[p] > starts.list->elems[i].offset) {
+        done_[p] = false;
+        ++unfinished_;
+      }
+    }
+    if (auto err = rd_kafka_assign(rk_, assignment.list); err)
+      throw std::runtime_error("cannot assign the partitions of '" + topic + "': " + rd_kafka_err2str(err));
+  } catch (...) {
+    rd_kafka_destroy(rk_);
+    throw;
+  }
+}
+
+kafka_log_consumer::~kafka_log_consumer() {
+  rd_kafka_consumer_close(rk_);
+  rd_kafka_destroy(rk_);
+}
+
+void kafka_log_consumer::reached(int32_t p) {
+  if (p >= 0 && p < partitions() && !done_[p]) {
+    done_[p] = true;
+    --unfinished_;
+  }
+}
+
+void kafka_log_consumer::poll(std::vector<consumed_record>& out, size_t max, std::chrono::milliseconds wait) {
+  int timeout_ms = static_cast<int>(wait.count());
+  while (out.size() < max) {
+    rd_kafka_message_t* m = rd_kafka_consumer_poll(rk_, timeout_ms);
+    if (!m) return;
+    timeout_ms = 0;  // after the first record, take only what is already there
+    const int32_t p = m->partition;
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      // A transaction marker can hide the last offset, so reaching EOF at or past the captured end
+      // also counts (Connect reads until position >= end offset).
+      if (p >= 0 && p < partitions() && m->offset >= end_offsets_[p]) reached(p);
+    } else if (m->err) {
+      static const auto log = component_logger("status-reader");
+      log->warn("error reading '{}': {}", topic_, rd_kafka_message_errstr(m));
+    } else {
+      consumed_record r;
+      if (m->key) r.key.assign(static_cast<const char*>(m->key), m->key_len);
+      r.tombstone = m->payload == nullptr;
+      if (m->payload) r.value.assign(static_cast<const char*>(m->payload), m->len);
+      r.partition = p;
+      r.offset = m->offset;
+      out.push_back(std::move(r));
+      if (p >= 0 && p < partitions() && m->offset + 1 >= end_offsets_[p]) reached(p);
+    }
+    rd_kafka_message_destroy(m);
+  }
+}
+
+}  // namespace status_store

@@ -1,0 +1,47 @@
+#pragma once
+// A consumer of the whole status topic, the way Connect's KafkaBasedLog reads it: every partition
+// assigned from the beginning, no consumer group joined, no offset committed. It captures the end
+// offsets when it is created, and says when it has read up to them ("caught up"), then keeps going.
+// Plain C++, used from one thread at a time.
+#include "config/client_settings.hpp"
+#include "messages/protocol.hpp"
+
+#include <librdkafka/rdkafka.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace status_store {
+
+class kafka_log_consumer {
+ public:
+  /// Throws std::runtime_error if partitions or end offsets cannot be read within `timeout`.
+  kafka_log_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout);
+  ~kafka_log_consumer();
+  kafka_log_consumer(const kafka_log_consumer&) = delete;
+  kafka_log_consumer& operator=(const kafka_log_consumer&) = delete;
+
+  /// Waits at most `wait` for records, then appends what is available (at most `max`) to `out`.
+  void poll(std::vector<consumed_record>& out, size_t max, std::chrono::milliseconds wait);
+
+  /// Every partition has been read up to the end offsets captured at construction.
+  bool caught_up() const { return unfinished_ == 0; }
+  int32_t partitions() const { return static_cast<int32_t>(end_offsets_.size()); }
+  /// Records in the topic at construction (sum of end - start offsets): the replay's size.
+  uint64_t records_at_start() const { return records_at_start_; }
+
+ private:
+  void reached(int32_t partition);
+
+  rd_kafka_t* rk_ = nullptr;
+  std::string topic_;
+  std::vector<int64_t> end_offsets_;
+  std::vector<bool> done_;
+  size_t unfinished_ = 0;
+  uint64_t records_at_start_ = 0;
+};
+
+}  // namespace status_store

@@ -1,0 +1,47 @@
+#include "actors/kafka_status_reader.hpp"
+
+namespace status_store {
+
+namespace {
+// Large enough to amortize one actor message over many records during a replay, small enough that
+// a live update reaches the view without waiting for others.
+constexpr size_t max_batch = 5000;
+}  // namespace
+
+kafka_status_reader::kafka_status_reader(const kafka_settings& settings, const std::string& topic,
+                                         std::chrono::milliseconds timeout)
+    : consumer_(std::make_unique<kafka_log_consumer>(settings, topic, timeout)) {}
+
+kafka_status_reader::~kafka_status_reader() { stop(); }
+
+void kafka_status_reader::start(records_sink on_records, caught_up_sink on_caught_up) {
+  if (running_.exchange(true)) return;
+  on_records_ = std::move(on_records);
+  on_caught_up_ = std::move(on_caught_up);
+  thread_ = std::thread{[this] { run(); }};
+}
+
+void kafka_status_reader::stop() {
+  if (running_.exchange(false) && thread_.joinable()) thread_.join();
+}
+
+void kafka_status_reader::run() {
+  bool announced = false;
+  std::vector<consumed_record> batch;
+  while (running_.load(std::memory_order_relaxed)) {
+    consumer_->poll(batch, max_batch, std::chrono::milliseconds{100});
+    if (!batch.empty()) {
+      on_records_(std::move(batch));
+      batch = {};
+    }
+    // After the records: the view applies them before it hears that the replay is complete.
+    if (!announced && consumer_->caught_up()) {
+      announced = true;
+      on_caught_up_();
+    }
+  }
+  on_records_ = nullptr;  // drop the sinks' actor handles with the thread
+  on_caught_up_ = nullptr;
+}
+
+}  // namespace status_store

@@ -1,0 +1,41 @@
+#pragma once
+// The topic reader of the read side: one thread that replays the status topic from the beginning
+// and then keeps following it, handing records to a sink in batches (one actor message per batch)
+// and saying once when the replay has reached the end offsets seen at start-up. Blocks only in
+// rd_kafka_consumer_poll on its own thread, never on a CAF scheduler thread.
+#include "actors/kafka_log_consumer.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <thread>
+
+namespace status_store {
+
+class kafka_status_reader {
+ public:
+  using records_sink = std::function<void(std::vector<consumed_record>&&)>;
+  using caught_up_sink = std::function<void()>;
+
+  /// Connects and captures the end offsets now (throws std::runtime_error on failure), so a bad
+  /// configuration fails start-up instead of a background thread.
+  kafka_status_reader(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout);
+  ~kafka_status_reader();
+
+  void start(records_sink on_records, caught_up_sink on_caught_up);
+  /// Stops and joins the thread. Idempotent.
+  void stop();
+
+  uint64_t records_at_start() const { return consumer_->records_at_start(); }
+
+ private:
+  void run();
+
+  std::unique_ptr<kafka_log_consumer> consumer_;
+  records_sink on_records_;
+  caught_up_sink on_caught_up_;
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+};
+
+}  // namespace status_store

@@ -1,0 +1,24 @@
+#pragma once
+// Status topic set-up at start, as Connect's KafkaStatusBackingStore does it: create the topic if it
+// is missing — compacted, with status.storage.partitions, status.storage.replication.factor and the
+// extra status.storage.<topic-config> settings — retrying while brokers are still starting; and
+// refuse an existing topic whose cleanup.policy is not exactly "compact", because a delete policy
+// would eventually lose statuses.
+#include "config/client_settings.hpp"
+#include "config/worker_config.hpp"
+
+#include <chrono>
+
+namespace status_store {
+
+enum class topic_setup_result { created, existed_compacted, existed_unverified };
+
+/// Throws config_error (property status.storage.topic) for a non-compacted topic, and
+/// std::runtime_error when the topic can be neither found nor created within `timeout`.
+topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, const worker_config& config,
+                                       std::chrono::milliseconds timeout);
+
+/// Connect's wording for a topic that is not compacted.
+std::string non_compacted_topic_message(const std::string& topic, const std::string& policy);
+
+}  // namespace status_store

@@ -1,0 +1,215 @@
+#include "actors/status_view_actor.hpp"
+
+#include "config/logging.hpp"
+#include "messages/status_record_codec.hpp"
+
+#include "caf/actor_system.hpp"
+#include "caf/send.hpp"
+#include "caf/stateful_actor.hpp"
+#include "caf/typed_event_based_actor.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace status_store {
+
+namespace {
+
+struct status_view_state {
+  status_view_state() = default;  // required under C++20, see CMakeLists.txt
+  static inline const char* name = "status-store.status-view";
+
+  coalescer_actor coalescer;
+  metrics_actor metrics;
+  std::shared_ptr<kafka_status_reader> reader;
+  std::shared_ptr<spdlog::logger> log;
+
+  // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
+  std::unordered_map<std::string, status_value> connectors;
+  std::unordered_map<std::string, std::map<int32_t, status_value>> tasks;
+  std::unordered_map<std::string, std::map<std::string, topic_status>> topics;
+
+  view_counters counters;
+  bool caught_up = false;
+  caf::actor_clock::time_point replay_started;
+  caf::actor_clock::time_point last_progress_log;
+  std::vector<caf::typed_response_promise<ok_atom>> waiting_for_replay;
+
+  ~status_view_state() {
+    if (reader) reader->stop();  // joins the reader thread, which holds a handle on this actor
+  }
+};
+
+using self_ptr = status_view_actor::stateful_pointer<status_view_state>;
+
+void skip(self_ptr self, const consumed_record& r, const std::string& why) {
+  auto& st = self->state;
+  ++st.counters.read_errors;
+  st.log->warn("skipping malformed status record at partition {} offset {} (key '{}'): {}", r.partition, r.offset,
+               r.key, why);
+}
+
+/// Applies one record; returns what the coalescer should hear of it if the view changed.
+std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
+  auto& st = self->state;
+  auto parsed = parse_key(r.key);
+  if (auto* err = std::get_if<decode_error>(&parsed)) {
+    skip(self, r, err->reason);
+    return std::nullopt;
+  }
+  const observed_status deleted{r.key, true, {}, 0};
+  const auto& key = std::get<parsed_key>(parsed);
+  switch (key.kind) {
+    case key_kind::connector: {
+      if (r.tombstone) {  // the connector is gone, and so are its tasks
+        st.connectors.erase(key.connector);
+        st.tasks.erase(key.connector);
+        return deleted;
+      }
+      auto value = decode_status_value(r.value);
+      if (auto* err = std::get_if<decode_error>(&value)) {
+        skip(self, r, "connector status: " + err->reason);
+        return std::nullopt;
+      }
+      auto& incoming = std::get<status_value>(value);
+      observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
+      st.connectors[key.connector] = std::move(incoming);
+      return seen;
+    }
+    case key_kind::task: {
+      if (r.tombstone) {
+        if (auto it = st.tasks.find(key.connector); it != st.tasks.end()) {
+          it->second.erase(key.task);
+          if (it->second.empty()) st.tasks.erase(it);
+        }
+        return deleted;
+      }
+      auto value = decode_status_value(r.value);
+      if (auto* err = std::get_if<decode_error>(&value)) {
+        skip(self, r, "task status: " + err->reason);
+        return std::nullopt;
+      }
+      auto& incoming = std::get<status_value>(value);
+      auto& tasks = st.tasks[key.connector];
+      if (auto it = tasks.find(key.task); it != tasks.end() && incoming.state == status_state::unassigned &&
+                                          it->second.state == status_state::running &&
+                                          it->second.generation >= incoming.generation) {
+        st.log->trace("ignoring stale UNASSIGNED (generation {}) for task {}-{} RUNNING in generation {}",
+                      incoming.generation, key.connector, key.task, it->second.generation);
+        return std::nullopt;
+      }
+      observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
+      tasks[key.task] = std::move(incoming);
+      return seen;
+    }
+    case key_kind::topic: {
+      if (r.tombstone) {
+        if (auto it = st.topics.find(key.connector); it != st.topics.end()) it->second.erase(key.topic);
+        return deleted;
+      }
+      auto value = decode_topic_value(r.value);
+      if (auto* err = std::get_if<decode_error>(&value)) {
+        skip(self, r, "topic status: " + err->reason);
+        return std::nullopt;
+      }
+      st.topics[key.connector][key.topic] = std::move(std::get<topic_status>(value));
+      return observed_status{r.key, false, {}, 0};
+    }
+  }
+  return std::nullopt;
+}
+
+void log_progress(self_ptr self, bool force) {
+  auto& st = self->state;
+  const auto now = self->clock().now();
+  if (!force && now - st.last_progress_log < std::chrono::seconds{5}) return;
+  st.last_progress_log = now;
+  const double seconds = std::chrono::duration<double>(now - st.replay_started).count();
+  st.log->info("replay: {} record(s) read in {:.1f} s ({:.0f} records/s)", st.counters.records_read, seconds,
+               seconds > 0 ? static_cast<double>(st.counters.records_read) / seconds : 0.0);
+}
+
+status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coalescer, metrics_actor metrics,
+                                             std::shared_ptr<kafka_status_reader> reader) {
+  auto& st = self->state;
+  st.coalescer = std::move(coalescer);
+  st.metrics = std::move(metrics);
+  st.log = component_logger("status-view");
+  st.replay_started = st.last_progress_log = self->clock().now();
+  if (reader) {
+    st.reader = std::move(reader);
+    auto view = caf::actor_cast<status_view_actor>(self);
+    st.reader->start(
+        [view](std::vector<consumed_record>&& batch) { caf::anon_send(view, records_atom::value, std::move(batch)); },
+        [view] { caf::anon_send(view, caught_up_atom::value); });
+  }
+  return {
+      [=](records_atom, std::vector<consumed_record>& records) {
+        auto& s = self->state;
+        std::vector<observed_status> observed;
+        observed.reserve(records.size());
+        for (const auto& r : records) {
+          ++s.counters.records_read;
+          if (auto seen = apply(self, r)) observed.push_back(std::move(*seen));
+        }
+        if (!s.caught_up) {
+          s.counters.replay_records = s.counters.records_read;
+          log_progress(self, false);
+        }
+        if (!observed.empty()) self->send(s.coalescer, observe_atom::value, std::move(observed));
+        self->send(s.metrics, publish_atom::value, s.counters);
+      },
+      [=](caught_up_atom) {
+        auto& s = self->state;
+        if (s.caught_up) return;
+        s.caught_up = true;
+        s.counters.replay_records = s.counters.records_read;
+        s.counters.replay_ms = std::chrono::duration_cast<std::chrono::milliseconds>(self->clock().now() -
+                                                                                     s.replay_started)
+                                   .count();
+        log_progress(self, true);
+        s.log->info("replay complete: {} connector(s), {} with tasks, {} with topics; {} malformed record(s) skipped",
+                    s.connectors.size(), s.tasks.size(), s.topics.size(), s.counters.read_errors);
+        for (auto& rp : s.waiting_for_replay) rp.deliver(ok_atom::value);
+        s.waiting_for_replay.clear();
+        self->send(s.metrics, publish_atom::value, s.counters);
+      },
+      [=](await_atom) -> caf::result<ok_atom> {
+        if (self->state.caught_up) return ok_atom::value;
+        auto rp = self->make_response_promise<ok_atom>();
+        self->state.waiting_for_replay.push_back(rp);
+        return rp;
+      },
+      [=](get_atom, const std::string& connector) {
+        auto& s = self->state;
+        connector_view v;
+        if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
+          v.found = true;
+          v.connector = connector_status{connector, it->second};
+        }
+        if (auto it = s.tasks.find(connector); it != s.tasks.end())
+          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, value});
+        if (auto it = s.topics.find(connector); it != s.topics.end())
+          for (const auto& [name, status] : it->second) v.topics.push_back(status);
+        return v;
+      },
+      [=](list_atom) {
+        std::vector<std::string> names;
+        names.reserve(self->state.connectors.size());
+        for (const auto& [name, value] : self->state.connectors) names.push_back(name);
+        std::sort(names.begin(), names.end());
+        return names;
+      },
+  };
+}
+
+}  // namespace
+
+status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,
+                                    std::shared_ptr<kafka_status_reader> reader) {
+  return system.spawn(status_view, std::move(coalescer), std::move(metrics), std::move(reader));
+}
+
+}  // namespace status_store

@@ -1,0 +1,26 @@
+#pragma once
+// The status view: what the status topic says, built only from records read back (a status becomes
+// visible when it is read back, as in Connect). Rules, each pinned by a test named after Connect's:
+// - A connector tombstone removes the connector and all its tasks (not its topics); a task
+//   tombstone removes the task; a topic tombstone removes that topic and leaves the connector's
+//   (possibly empty) topic set.
+// - Tasks only (KAFKA-12525): a read-back UNASSIGNED does not replace a RUNNING of the same or a
+//   higher generation — a delayed UNASSIGNED from the previous owner must not hide a running task.
+//   Connector statuses have no such filter.
+// - Malformed records (unknown key prefix, empty names, non-numeric task id, bad JSON, wrong types,
+//   unknown state) are skipped, logged with their offset, and counted in
+//   status-record-read-errors-total. A malformed value creates no entry and changes none.
+// - Every applied record is passed on to the coalescer (observe), so putSafe and retries decide on
+//   what the topic says.
+#include "actors/kafka_status_reader.hpp"
+#include "messages/protocol.hpp"
+
+#include <memory>
+
+namespace status_store {
+
+/// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it.
+status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,
+                                    std::shared_ptr<kafka_status_reader> reader);
+
+}  // namespace status_store

@@ -1,0 +1,92 @@
+// The status view beyond Connect's own tests: replay completion, delete cascades, the KAFKA-12525
+// boundary, read-error counting, and read-back values reaching putSafe through the coalescer.
+#define CAF_SUITE status_view
+#include "store_fixture.hpp"
+
+using namespace status_store;
+using namespace status_store::testing;
+
+namespace {
+task_status task(int32_t id, status_state state, const char* worker, int32_t generation) {
+  return task_status{"conn", id, status_value{state, std::nullopt, worker, generation}};
+}
+}  // namespace
+
+CAF_TEST_FIXTURE_SCOPE(status_view_tests, store_fixture)
+
+CAF_TEST(await answers only once the replay has reached the end) {
+  start();
+  bool done = false;
+  auto rh = self->request(view, caf::infinite, await_atom::value);
+  settle();
+  read_back(encode_task_record(task(0, status_state::running, "w1", 1)));
+  CAF_CHECK(!done);
+  self->send(view, caught_up_atom::value);
+  settle();
+  rh.receive([&](ok_atom) { done = true; }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+  CAF_CHECK(done);
+  auto m = snapshot();
+  CAF_CHECK_EQUAL(m.view.replay_records, 1u);
+  CAF_CHECK_GREATER_OR_EQUAL(m.view.replay_ms, 0);
+  // Later awaits answer at once.
+  auto again = self->request(view, caf::infinite, await_atom::value);
+  settle();
+  bool again_done = false;
+  again.receive([&](ok_atom) { again_done = true; }, [&](caf::error&) {});
+  CAF_CHECK(again_done);
+}
+
+CAF_TEST(a connector tombstone removes its tasks but not its topics) {
+  start();
+  read_back(encode_connector_record(connector_status{"conn", {status_state::running, std::nullopt, "w1", 1}}));
+  read_back(encode_task_record(task(0, status_state::running, "w1", 1)));
+  read_back(encode_task_record(task(1, status_state::running, "w1", 1)));
+  read_back(encode_topic_record(topic_status{"orders", "conn", 0, 5}));
+  read_back("status-connector-conn", std::nullopt);
+  auto v = describe("conn");
+  CAF_CHECK(!v.found);
+  CAF_CHECK(v.tasks.empty());
+  CAF_CHECK_EQUAL(v.topics.size(), 1u);  // Connect keeps topics: they have their own tombstones
+}
+
+CAF_TEST(an unassigned of a higher generation replaces a running task) {
+  start();
+  read_back(encode_task_record(task(0, status_state::running, "w1", 4)));
+  read_back(encode_task_record(task(0, status_state::unassigned, "w2", 4)));  // same generation: ignored
+  CAF_CHECK(describe("conn").tasks.at(0).value.state == status_state::running);
+  read_back(encode_task_record(task(0, status_state::unassigned, "w2", 5)));  // newer: taken
+  CAF_CHECK(describe("conn").tasks.at(0).value.state == status_state::unassigned);
+}
+
+CAF_TEST(connector statuses have no stale filter) {
+  start();
+  read_back(encode_connector_record(connector_status{"conn", {status_state::running, std::nullopt, "w1", 9}}));
+  read_back(encode_connector_record(connector_status{"conn", {status_state::unassigned, std::nullopt, "w2", 1}}));
+  CAF_CHECK(describe("conn").connector.value.state == status_state::unassigned);
+}
+
+CAF_TEST(malformed records are counted and the reader goes on) {
+  start();
+  read_back("status-task-conn-x", R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":0})");
+  read_back("status-task-conn-0", R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":"zero"})");
+  read_back("status-topic-t:connector-conn", R"({"topic":{"name":"t"}})");
+  read_back("", R"({})");
+  read_back(encode_task_record(task(0, status_state::paused, "w1", 1)));
+  auto m = snapshot();
+  CAF_CHECK_EQUAL(m.view.read_errors, 4u);
+  CAF_CHECK_EQUAL(m.view.records_read, 5u);
+  CAF_CHECK(describe("conn").tasks.at(0).value.state == status_state::paused);
+}
+
+CAF_TEST(putSafe decides on the value read back by the view) {
+  start();
+  read_back(encode_task_record(task(0, status_state::running, "w2", 7)));
+  put(make_update(task(0, status_state::unassigned, "w1", 6), true));  // stale: another worker, newer generation
+  CAF_CHECK_EQUAL(produced().size(), 0u);
+  put(make_update(task(0, status_state::failed, "w1", 7), true));  // same generation: allowed
+  CAF_CHECK_EQUAL(produced().size(), 1u);
+  auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.dropped_stale, 1u);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
