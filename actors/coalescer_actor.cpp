@@ -36,6 +36,7 @@ struct key_state {
   std::optional<pending_update> next;  // the newest value behind it (latest wins)
   bool in_flight = false;
   bool retry_scheduled = false;
+  uint64_t retry_ticket = 0;  // the failed send's id; only the matching due notice counts
   uint32_t retries_done = 0;  // retries used by the current failure episode
   uint64_t send_id = 0;       // matches delivery reports to the current send
   std::optional<known_status> known;
@@ -96,15 +97,24 @@ void start_send(self_ptr self, const std::string& key, key_state& ks) {
   st.outbox.push_back(outgoing_record{key, ks.head->tombstone, ks.head->value, ks.send_id});
 }
 
-/// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next.
+/// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next. A
+/// waiting putSafe is a delayed call, so its rule is checked again against what is known now.
 void advance(self_ptr self, const std::string& key, key_state& ks) {
   ks.head.reset();
   ks.retries_done = 0;
-  if (ks.next) {
-    ks.head = std::move(ks.next);
-    ks.next.reset();
-    start_send(self, key, ks);
+  if (!ks.next) return;
+  ks.head = std::move(ks.next);
+  ks.next.reset();
+  if (ks.head->safe && !can_write_safely(ks.known, *ks.head)) {
+    auto& st = self->state;
+    ++st.counters.dropped_stale;
+    st.log->debug("waiting putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
+                  ks.known->worker_id, ks.known->generation);
+    resolve(self, *ks.head);
+    ks.head.reset();
+    return;
   }
+  start_send(self, key, ks);
 }
 
 void fail_head(self_ptr self, const std::string& key, key_state& ks, const delivery_result& r,
@@ -184,18 +194,21 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
         return;
       }
       ks.retry_scheduled = true;
+      ks.retry_ticket = r.send_id;
       ++st.counters.waiting_retry;
-      st.retry_outbox.push_back(retry_request{r.key, ks.retries_done});
+      st.retry_outbox.push_back(retry_request{r.key, ks.retries_done, r.send_id});
       ++retriable_seen;
       if (!example) example = &r;
       return;
   }
 }
 
-void on_retry_due(self_ptr self, const std::string& key) {
+void on_retry_due(self_ptr self, const retry_request& due) {
   auto& st = self->state;
+  const std::string& key = due.key;
   auto it = st.keys.find(key);
-  if (it == st.keys.end() || !it->second.retry_scheduled) return;
+  // A notice for a retry abandoned meanwhile (its key may be backing off again, for another send).
+  if (it == st.keys.end() || !it->second.retry_scheduled || it->second.retry_ticket != due.ticket) return;
   auto& ks = it->second;
   ks.retry_scheduled = false;
   --st.counters.waiting_retry;
@@ -358,8 +371,8 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
                                 retriable, example->key, example->error_text);
         after_change(self);
       },
-      [=](retry_due_atom, std::vector<std::string>& due) {
-        for (auto& key : due) on_retry_due(self, key);
+      [=](retry_due_atom, std::vector<retry_request>& due) {
+        for (auto& r : due) on_retry_due(self, r);
         after_change(self);
       },
       [=](flush_atom) -> caf::result<ok_atom> {

@@ -24,7 +24,7 @@ struct retry_scheduler_state {
   std::optional<jitter_source> jitter;
   coalescer_actor coalescer;
   std::shared_ptr<spdlog::logger> log;
-  std::multimap<time_point, std::string> due;  // deadline → key
+  std::multimap<time_point, retry_request> due;  // deadline → retry
   std::multiset<time_point> armed;             // deadlines with a fire message on its way
 };
 
@@ -54,7 +54,7 @@ retry_scheduler_actor::behavior_type retry_scheduler(self_ptr self, retry_schedu
           const auto delay = backoff_delay(s.policy, r.retry_count, s.jitter->next());
           s.log->debug("retry {} of key '{}' in {:.3f} ms", r.retry_count + 1, r.key,
                        std::chrono::duration<double, std::milli>(delay).count());
-          s.due.emplace(now + delay, std::move(r.key));
+          s.due.emplace(now + delay, std::move(r));
         }
         arm_for_earliest(self);
       },
@@ -62,11 +62,11 @@ retry_scheduler_actor::behavior_type retry_scheduler(self_ptr self, retry_schedu
         auto& s = self->state;
         if (!s.armed.empty()) s.armed.erase(s.armed.begin());  // timers fire in deadline order
         const auto now = self->clock().now();
-        std::vector<std::string> keys;
+        std::vector<retry_request> ready;
         auto end = s.due.upper_bound(now);
-        for (auto it = s.due.begin(); it != end; ++it) keys.push_back(std::move(it->second));
+        for (auto it = s.due.begin(); it != end; ++it) ready.push_back(std::move(it->second));
         s.due.erase(s.due.begin(), end);
-        if (!keys.empty()) self->send(s.coalescer, retry_due_atom::value, std::move(keys));
+        if (!ready.empty()) self->send(s.coalescer, retry_due_atom::value, std::move(ready));
         arm_for_earliest(self);
       },
   };

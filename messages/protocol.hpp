@@ -23,7 +23,7 @@
 // | producer I/O    | coalescer       | delivered, vector<delivery_result>        | acks and errors, in librdkafka's batches  |
 // | coalescer       | retry scheduler | report_to, coalescer_actor                | where due retries go (sent once)          |
 // | coalescer       | retry scheduler | schedule, vector<retry_request>           | back off, then tell me                    |
-// | retry scheduler | coalescer       | retry_due, vector<string>                 | these keys' backoff has elapsed           |
+// | retry scheduler | coalescer       | retry_due, vector<retry_request>          | these retries' backoff has elapsed        |
 // | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
 // | coalescer       | itself          | drain_deadline                            | the stop timeout has elapsed              |
@@ -134,10 +134,13 @@ struct delivery_result {
   friend bool operator==(const delivery_result&, const delivery_result&) = default;
 };
 
-/// Ask the scheduler for the backoff of retry `retry_count` (0 = first retry) of `key`.
+/// Ask the scheduler for the backoff of retry `retry_count` (0 = first retry) of `key`; the due notice
+/// carries the same `ticket` back (the failed send's id), so a timer of a retry that was abandoned
+/// meanwhile can never trigger a later retry of the same key early.
 struct retry_request {
   std::string key;
   uint32_t retry_count = 0;
+  uint64_t ticket = 0;
   friend bool operator==(const retry_request&, const retry_request&) = default;
 };
 
@@ -221,7 +224,7 @@ typename Inspector::result_type inspect(Inspector& f, delivery_result& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
-  return f(caf::meta::type_name("retry_request"), x.key, x.retry_count);
+  return f(caf::meta::type_name("retry_request"), x.key, x.retry_count, x.ticket);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
@@ -303,7 +306,7 @@ using coalescer_actor = caf::typed_actor<
     caf::reacts_to<put_atom, std::vector<status_update>>,      // accept a batch
     caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
-    caf::reacts_to<retry_due_atom, std::vector<std::string>>,  // from the retry scheduler
+    caf::reacts_to<retry_due_atom, std::vector<retry_request>>,  // from the retry scheduler
     caf::replies_to<flush_atom>::with<ok_atom>,                // all accepted before are resolved
     caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
     caf::reacts_to<tick_atom>,                                 // self: ship outbox and counters

@@ -219,4 +219,26 @@ CAF_TEST(the oldest unacknowledged age grows with virtual time) {
   CAF_CHECK_EQUAL(snapshot().oldest_unacked_age_ms, 0);
 }
 
+CAF_TEST(the timer of an abandoned retry does not fire a later retry early) {
+  // Found by the fault simulation (seeds 613, 1145, 1212, 1320, 1358, 1862 of the first 2,000).
+  start();
+  put(update("status-task-conn-0", "v1"));
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);  // retry 1 due at d0
+  const auto first_timer = next_expected_delay(0);
+  read_back("status-task-conn-0", std::nullopt);  // another worker deletes the task: retry abandoned
+  CAF_CHECK_EQUAL(advance_time(first_timer / 2), 0u);
+  put(update("status-task-conn-0", "v2"));  // sent at once, fails, backs off again
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  const auto second_timer = next_expected_delay(0);
+  const size_t sends = produced().size();
+  advance_time(first_timer - first_timer / 2);  // the abandoned retry's timer fires ...
+  settle();
+  CAF_CHECK_EQUAL(produced().size(), sends);  // ... and sends nothing
+  advance_time(first_timer / 2 + second_timer - first_timer);
+  settle();
+  CAF_CHECK_EQUAL(produced().size(), sends + 1);  // the real retry, on time
+  CAF_CHECK_EQUAL(produced().back().value, "v2");
+  check_conservation();
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -77,22 +77,31 @@ struct store_fixture : test_coordinator_fixture<> {
   std::vector<caf::actor> probes;
   int64_t next_offset = 0;
 
-  void start(uint32_t max_retries = 5) {
+  void start(uint32_t max_retries = 5, uint64_t jitter_seed = test_seed) {
     metrics = spawn_metrics(sys);
-    scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, test_seed});
+    scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, jitter_seed});
     producer = sys.spawn(fake_producer);
     coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics);
     view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
     settle();
   }
 
-  ~store_fixture() override {
+  ~store_fixture() override { stop_all(); }
+
+  /// Stops every actor of the store (and the probes), so a test can start a fresh store.
+  void stop_all() {
     for (auto hdl : {caf::actor_cast<caf::actor>(coalescer), caf::actor_cast<caf::actor>(producer),
                      caf::actor_cast<caf::actor>(scheduler), caf::actor_cast<caf::actor>(metrics),
                      caf::actor_cast<caf::actor>(view)})
       if (hdl) caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
     for (auto& p : probes) caf::anon_send_exit(p, caf::exit_reason::user_shutdown);
+    probes.clear();
     settle();
+    coalescer = nullptr;
+    producer = nullptr;
+    scheduler = nullptr;
+    metrics = nullptr;
+    view = nullptr;
   }
 
   /// Runs every message that is ready; never fires a timer (unlike the fixture's run()).
