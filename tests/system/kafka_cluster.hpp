@@ -1,0 +1,93 @@
+#pragma once
+// What the system tests need from the real cluster that scripts/kafka-local.sh started: its bootstrap
+// servers (STATUS_STORE_BOOTSTRAP), its size (STATUS_STORE_KAFKA_NODES), the script itself
+// (STATUS_STORE_KAFKA_LOCAL) to stop, kill and restart nodes, and a few librdkafka admin calls to
+// look at topics from outside the store. `scripts/kafka-local.sh run [1|3] -- ctest ...` sets all
+// three variables; without them every test fails (never skips), so a run of the label that did not
+// start a broker cannot pass.
+#include "app/status_store.hpp"
+#include "config/properties.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace status_store::system_test {
+
+/// Base fixture: fails the test in SetUp unless the cluster the test needs is there.
+class cluster_test : public ::testing::Test {
+ protected:
+  explicit cluster_test(int nodes) : nodes_(nodes) {}
+  void SetUp() override;
+  void TearDown() override;
+
+  /// host:port,... of the running cluster.
+  const std::string& bootstrap() const { return bootstrap_; }
+  /// Runs `scripts/kafka-local.sh ARGS` (stop 1, start all, kill 2, ...); true if it exited 0.
+  bool kafka_local(const std::string& args);
+  /// A topic name no earlier test run on this cluster has used.
+  std::string unique_topic(const std::string& stem) const;
+  /// A worker configuration for this cluster: bootstrap servers and topic set, plus `extra`.
+  worker_config config(const std::string& topic, const properties& extra) const;
+
+ private:
+  int nodes_;
+  std::string bootstrap_;
+  std::string script_;
+};
+
+struct single_node_test : cluster_test {
+  single_node_test() : cluster_test(1) {}
+};
+struct three_node_test : cluster_test {
+  three_node_test() : cluster_test(3) {}
+};
+
+/// Starts a store on the cluster. Works around one store bug found by these tests (reported, not
+/// fixed here): when start-up has just created the status topic, the replay's ListOffsets
+/// (rd_kafka_offsets_for_times in actors/kafka_log_consumer.cpp) can get NOT_LEADER_FOR_PARTITION
+/// before the broker has taken leadership of the new partitions, and the constructor throws instead
+/// of retrying within status.storage.startup.timeout.ms. Only that failure is retried here (the
+/// topic exists by then, so a second start reads it normally), and each occurrence is printed;
+/// StoreStartUp.DISABLED_OnATopicItHasJustCreatedSucceedsAtTheFirstAttempt reproduces the bug.
+std::unique_ptr<store> open_store(const worker_config& config, store_options options = {});
+/// True for the start-up failure that open_store() retries.
+bool is_known_startup_race(const std::exception& e);
+
+// ---- the cluster seen from outside the store (librdkafka admin and metadata) ----------------------
+struct partition_info {
+  int32_t id = -1;
+  int32_t leader = -1;  // node id (= the script's node number)
+  std::vector<int32_t> replicas;
+  std::vector<int32_t> isrs;
+};
+
+/// Partitions of `topic` (sorted by id); throws std::runtime_error if metadata is unavailable.
+std::vector<partition_info> describe_partitions(const std::string& bootstrap, const std::string& topic);
+/// The topic's effective configuration (DescribeConfigs), every entry by name.
+std::map<std::string, std::string> describe_topic_config(const std::string& bootstrap, const std::string& topic);
+/// CreateTopics with explicit configs; throws std::runtime_error with the broker's error.
+void create_topic(const std::string& bootstrap, const std::string& topic, int partitions, int replication_factor,
+                  const std::map<std::string, std::string>& configs);
+/// Sum over partitions of (high watermark - low watermark): the records written, when nothing was
+/// deleted or compacted yet.
+int64_t count_records(const std::string& bootstrap, const std::string& topic);
+
+/// Polls `condition` every 50 ms until it holds or `timeout` elapses; returns the last result.
+template <class Condition>
+bool eventually(Condition condition, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (condition()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds{50});
+  }
+}
+
+}  // namespace status_store::system_test
