@@ -185,6 +185,7 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
       [=](get_atom, const std::string& connector) {
         auto& s = self->state;
         connector_view v;
+        v.name = connector;
         if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
           v.found = true;
           v.connector = connector_status{connector, it->second};

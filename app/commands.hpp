@@ -2,6 +2,7 @@
 // The verbs of the status-store executable. Each returns the process exit code:
 // 0 success, 1 the operation failed, 2 usage or configuration error.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,57 @@ struct demo_options {
 };
 
 int demo(const demo_options& options);
+
+// ---- operator verbs ----------------------------------------------------------------------------------
+enum class target_kind { connector, task, topic };
+/// connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC
+struct target {
+  target_kind kind = target_kind::connector;
+  std::string connector;
+  int32_t task = 0;
+  std::string topic;
+};
+
+struct put_options {
+  connection_options connection;
+  std::vector<std::string> target_args;
+  std::string state;
+  std::string worker_id;
+  int32_t generation = 0;
+  std::optional<std::string> trace;
+  bool safe = false;
+  int timeout_s = 30;  // start-up and acknowledgement, each
+};
+int put(const put_options& options);
+
+struct delete_options {
+  connection_options connection;
+  std::vector<std::string> target_args;
+  std::string worker_id;
+  int timeout_s = 30;
+};
+int remove(const delete_options& options);
+
+struct get_options {
+  connection_options connection;
+  std::string connector;
+  bool json = false;
+  int timeout_s = 30;
+};
+int get(const get_options& options);
+
+struct list_options {
+  connection_options connection;
+  bool json = false;
+  int timeout_s = 30;
+};
+int list(const list_options& options);
+
+// ---- the service ---------------------------------------------------------------------------------------
+struct run_options {
+  connection_options connection;
+  std::string listen = "127.0.0.1:8083";  // HOST:PORT of the HTTP endpoint; port 0 picks a free one
+};
+int run(const run_options& options);
 
 }  // namespace status_store::cli

@@ -1,5 +1,6 @@
 // status-store: the executable. `demo` shows the whole store working on an embedded mock cluster;
-// `check-config` validates a worker configuration file.
+// `run` is the worker service (REST, Prometheus); put/delete/get/list are operator verbs that work
+// against any cluster; `check-config` validates a worker configuration file.
 #include "app/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
@@ -25,8 +26,8 @@ int main(int argc, char** argv) {
   CLI::App app{"status-store: persists Kafka Connect connector, task and topic statuses to a compacted Kafka topic,\n"
                "with bounded, jittered retries (status.storage.retry.*) and success/retry/failure metrics."};
   app.require_subcommand(1);
-  std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")->capture_default_str();
+  std::string log_level;
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list)");
 
   std::string check_file;
   auto* check = app.add_subcommand("check-config", "Validate a worker configuration and print the effective settings");
@@ -44,12 +45,52 @@ int main(int argc, char** argv) {
   demo_cmd->add_option("--seed", demo.seed, "Workload and jitter seed")->capture_default_str();
   demo_cmd->add_flag("!--no-progress", demo.progress, "Log lines instead of a live progress line");
 
+  cli::run_options run;
+  auto* run_cmd = app.add_subcommand("run", "Run the store as a worker service with HTTP status, metrics and health endpoints");
+  add_connection_options(run_cmd, run.connection);
+  run_cmd->add_option("--listen", run.listen, "HOST:PORT of the HTTP endpoint (port 0 = any free port)")->capture_default_str();
+
+  const std::string target_help = "connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC";
+  cli::put_options put;
+  auto* put_cmd = app.add_subcommand("put", "Write one status; exits 0 once acknowledged, 1 if it failed after its retries");
+  add_connection_options(put_cmd, put.connection);
+  put_cmd->add_option("TARGET", put.target_args, target_help)->required()->expected(2, 3);
+  put_cmd->add_option("--state", put.state, "UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED or DESTROYED");
+  put_cmd->add_option("--worker-id", put.worker_id, "The worker reporting the status (connector and task statuses)");
+  put_cmd->add_option("--generation", put.generation, "The worker's group generation")->capture_default_str();
+  put_cmd->add_option("--trace", put.trace, "Error trace of a FAILED status");
+  put_cmd->add_flag("--safe", put.safe, "putSafe: refuse to overwrite another worker's newer generation");
+  put_cmd->add_option("--timeout", put.timeout_s, "Seconds for start-up and for the acknowledgement")->capture_default_str();
+
+  cli::delete_options del;
+  auto* delete_cmd = app.add_subcommand("delete", "Delete a status (a tombstone); a connector's tasks go with it");
+  add_connection_options(delete_cmd, del.connection);
+  delete_cmd->add_option("TARGET", del.target_args, target_help)->required()->expected(2, 3);
+  delete_cmd->add_option("--worker-id", del.worker_id, "The worker deleting (logged only)");
+  delete_cmd->add_option("--timeout", del.timeout_s, "Seconds for start-up and for the acknowledgement")->capture_default_str();
+
+  cli::get_options get;
+  std::string get_kind;
+  auto* get_cmd = app.add_subcommand("get", "Show a connector's status, its tasks and its topics");
+  add_connection_options(get_cmd, get.connection);
+  get_cmd->add_option("KIND", get_kind, "connector")->required()->check(CLI::IsMember({"connector"}));
+  get_cmd->add_option("NAME", get.connector, "Connector name")->required();
+  get_cmd->add_flag("--json", get.json, "One JSON object per status and line");
+  get_cmd->add_option("--timeout", get.timeout_s, "Seconds for start-up")->capture_default_str();
+
+  cli::list_options list;
+  auto* list_cmd = app.add_subcommand("list", "Show every connector with a status on the topic");
+  add_connection_options(list_cmd, list.connection);
+  list_cmd->add_flag("--json", list.json, "One JSON object per status and line");
+  list_cmd->add_option("--timeout", list.timeout_s, "Seconds for start-up")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? cli::exit_ok : cli::exit_usage;
   }
+  if (log_level.empty()) log_level = (*put_cmd || *delete_cmd || *get_cmd || *list_cmd) ? "warn" : "info";
   auto level = spdlog::level::from_str(log_level);
   if (level == spdlog::level::off && log_level != "off") {
     std::cerr << "error: --log-level: unknown level '" << log_level << "'\n";
@@ -60,6 +101,11 @@ int main(int argc, char** argv) {
   try {
     if (*check) return cli::check_config(check_file);
     if (*demo_cmd) return cli::demo(demo);
+    if (*run_cmd) return cli::run(run);
+    if (*put_cmd) return cli::put(put);
+    if (*delete_cmd) return cli::remove(del);
+    if (*get_cmd) return cli::get(get);
+    if (*list_cmd) return cli::list(list);
   } catch (const config_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return cli::exit_usage;

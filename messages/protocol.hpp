@@ -173,6 +173,7 @@ struct consumed_record {
 /// What the view knows of one connector (Connect's get(connector), getAll(connector) and
 /// getAllTopics(connector) in one answer).
 struct connector_view {
+  std::string name;                // the connector asked about
   bool found = false;              // a connector status has been read back
   connector_status connector;      // valid when found
   std::vector<task_status> tasks;  // by task id; may be non-empty when !found
@@ -283,7 +284,7 @@ typename Inspector::result_type inspect(Inspector& f, topic_status& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, connector_view& x) {
-  return f(caf::meta::type_name("connector_view"), x.found, x.connector, x.tasks, x.topics);
+  return f(caf::meta::type_name("connector_view"), x.name, x.found, x.connector, x.tasks, x.topics);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, view_counters& x) {

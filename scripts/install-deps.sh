@@ -10,7 +10,9 @@ packages=(
   libspdlog-dev       # logging, one named logger per component
   nlohmann-json3-dev  # the JSON of Kafka Connect's status values
   libcli11-dev        # command-line parsing of the status-store executable
+  libcpp-httplib-dev  # the HTTP endpoint of `status-store run`
   libgtest-dev        # unit tests of the pure logic (actor tests use CAF's own test DSL)
+  curl python3        # the app tests fetch the HTTP endpoints and check the Prometheus text
 )
 
 missing=()

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Parses a Prometheus text exposition (format 0.0.4) from stdin strictly enough to catch what a
+scraper would reject: every sample has a HELP and a TYPE line before it, names are legal, counters
+end in _total, values are numbers. Prints the samples as NAME VALUE lines; exits 1 on any problem."""
+import re
+import sys
+
+NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
+problems, helps, types, samples = [], set(), {}, {}
+for number, line in enumerate(sys.stdin.read().splitlines(), 1):
+    if not line:
+        continue
+    if line.startswith("# HELP "):
+        helps.add(line.split(" ", 3)[2])
+    elif line.startswith("# TYPE "):
+        parts = line.split(" ")
+        if len(parts) != 4 or parts[3] not in ("counter", "gauge", "untyped", "summary", "histogram"):
+            problems.append(f"line {number}: bad TYPE line: {line}")
+        else:
+            types[parts[2]] = parts[3]
+    elif line.startswith("#"):
+        continue
+    else:
+        name, _, value = line.partition(" ")
+        if not NAME.match(name):
+            problems.append(f"line {number}: illegal metric name {name!r}")
+        if name not in helps or name not in types:
+            problems.append(f"line {number}: {name} has no HELP or TYPE before it")
+        if types.get(name) == "counter" and not name.endswith("_total"):
+            problems.append(f"line {number}: counter {name} does not end in _total")
+        try:
+            samples[name] = float(value)
+        except ValueError:
+            problems.append(f"line {number}: value {value!r} of {name} is not a number")
+for p in problems:
+    print(p, file=sys.stderr)
+for name, value in samples.items():
+    print(name, value)
+sys.exit(1 if problems or not samples else 0)

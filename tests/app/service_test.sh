@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `status-store run` and the operator verbs end to end: a service on its embedded mock cluster, the
+# verbs pointed at that cluster from other processes, the HTTP endpoints fetched with curl and
+# /metrics parsed as Prometheus text, exit codes 0/1/2, and a graceful SIGTERM.
+# Usage: service_test.sh PATH/TO/status-store SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+service_pid=""
+cleanup() {
+  [ -n "$service_pid" ] && kill -KILL "$service_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' <<<"$2" | tail -n 20; }
+check() {  # check NAME EXPECTED_EXIT PATTERN -- command...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else fail "$name: exit $rc (wanted $want), pattern '$pattern'" "$out"; fi
+}
+
+"$bin" run --bootstrap-servers mock --topic ops-status --set status.storage.replication.factor=1 \
+  --listen 127.0.0.1:0 >"$tmp/service.out" 2>"$tmp/service.err" &
+service_pid=$!
+for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/service.out" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -oE "http://[0-9.]+:[0-9]+" "$tmp/service.out")
+bs=$(grep -oE "on [0-9.:,]+;" "$tmp/service.out" | sed 's/^on //; s/;$//')
+if [ -z "$url" ] || [ -z "$bs" ]; then
+  fail "service starts" "$(cat "$tmp/service.out" "$tmp/service.err")"
+  echo; echo "$passed passed, $failed failed"; exit 1
+fi
+ok "service starts and prints its endpoint"
+c=(--bootstrap-servers "$bs" --topic ops-status --timeout 20)
+
+check "put connector" 0 "acknowledged" -- "$bin" put connector my-src --state RUNNING --worker-id w1:8083 --generation 3 "${c[@]}"
+check "put task with a trace (putSafe)" 0 "acknowledged" -- "$bin" put task my-src 0 --state FAILED --trace $'boom\n\tat "x"' --worker-id w1:8083 --generation 3 --safe "${c[@]}"
+check "put second task" 0 "acknowledged" -- "$bin" put task my-src 1 --state running --worker-id w1:8083 --generation 3 "${c[@]}"
+check "put topic" 0 "acknowledged" -- "$bin" put topic my-src orders "${c[@]}"
+check "stale putSafe exits 1 and says why" 1 "newer generation" -- "$bin" put connector my-src --state UNASSIGNED --worker-id w2:8083 --generation 1 --safe "${c[@]}"
+check "get shows the connector table" 0 "connector my-src +RUNNING" -- "$bin" get connector my-src "${c[@]}"
+check "get shows the task" 0 "task 1 +RUNNING" -- "$bin" get connector my-src "${c[@]}"
+out=$("$bin" get connector my-src --json "${c[@]}" 2>&1)
+if python3 - "$out" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in sys.argv[1].splitlines()]
+by_type = {}
+for l in lines:
+    by_type.setdefault(l["type"], []).append(l)
+conn, tasks, topics = by_type["connector"][0], by_type["task"], by_type["topic"]
+assert conn == {"key": "status-connector-my-src", "type": "connector", "connector": "my-src", "state": "RUNNING",
+                "trace": None, "worker_id": "w1:8083", "generation": 3}, conn
+assert tasks[0]["key"] == "status-task-my-src-0" and tasks[0]["task"] == 0 and tasks[0]["trace"] == 'boom\n\tat "x"', tasks[0]
+assert topics[0]["topic"] == "orders" and topics[0]["key"] == "status-topic-orders:connector-my-src", topics[0]
+assert isinstance(topics[0]["discover_timestamp"], int)
+PY
+then ok "get --json fields"; else fail "get --json fields" "$out"; fi
+check "list --json has one line per status" 0 '"key":"status-task-my-src-1"' -- "$bin" list --json "${c[@]}"
+check "list counts connectors" 0 "1 connector\(s\)" -- "$bin" list "${c[@]}"
+
+check "GET /connectors" 0 '^\["my-src"\]$' -- curl -sf "$url/connectors"
+check "GET /connectors/{name}/status" 0 '"name":"my-src","connector":\{"state":"RUNNING","worker_id":"w1:8083"\}' -- curl -sf "$url/connectors/my-src/status"
+check "status lists tasks with ids" 0 '"tasks":\[\{"id":0,"state":"FAILED"' -- curl -sf "$url/connectors/my-src/status"
+check "GET /connectors/{name}/topics" 0 '^\{"my-src":\{"topics":\["orders"\]\}\}$' -- curl -sf "$url/connectors/my-src/topics"
+check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_code}' "$url/connectors/nope/status"
+check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
+metrics=$(curl -sf "$url/metrics")
+if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
+   grep -q "^status_update_success_total " <<<"$parsed" && grep -q "^status_update_retry_total " <<<"$parsed" &&
+   grep -q "^status_update_failure_total " <<<"$parsed" && grep -q "^status_record_read_errors_total " <<<"$parsed" &&
+   grep -qE "^status_record_read_total [1-9]" <<<"$parsed"; then
+  ok "/metrics parses as Prometheus text with the KIP's counters"
+else
+  fail "/metrics parses as Prometheus text" "$parsed"
+fi
+
+check "delete a topic" 0 "acknowledged" -- "$bin" delete topic my-src orders "${c[@]}"
+check "delete a connector with its tasks" 0 "acknowledged" -- "$bin" delete connector my-src "${c[@]}"
+check "a deleted connector has no status" 1 "no status found" -- "$bin" get connector my-src "${c[@]}"
+
+check "bad state is a usage error" 2 "--state" -- "$bin" put connector x --state SLEEPING --worker-id w "${c[@]}"
+check "bad task id is a usage error" 2 "task number" -- "$bin" put task x zero --state RUNNING --worker-id w "${c[@]}"
+check "bad target is a usage error" 2 "TARGET" -- "$bin" put cluster x --state RUNNING --worker-id w "${c[@]}"
+check "unreachable cluster fails (exit 1), bounded" 1 "error" -- timeout 60 "$bin" put connector x --state RUNNING --worker-id w --bootstrap-servers 127.0.0.1:1 --topic t --timeout 3
+check "help on a verb" 0 "--state" -- "$bin" put --help
+
+kill -TERM "$service_pid"
+for _ in $(seq 1 100); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$service_pid" 2>/dev/null; then
+  fail "SIGTERM stops the service within 10 s"
+else
+  wait "$service_pid"; rc=$?
+  service_pid=""
+  if [ "$rc" -eq 0 ] && grep -q "status-store stopped" "$tmp/service.out"; then ok "SIGTERM drains and exits 0"; else fail "SIGTERM drains and exits 0 (exit $rc)" "$(cat "$tmp/service.out")"; fi
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

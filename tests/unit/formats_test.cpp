@@ -1,0 +1,68 @@
+// What the executable serves: Connect's REST shapes and the Prometheus text.
+#include "app/prometheus_text.hpp"
+#include "app/status_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace status_store;
+
+namespace {
+connector_view sample_view() {
+  connector_view v;
+  v.name = "src";
+  v.found = true;
+  v.connector = connector_status{"src", {status_state::running, std::nullopt, "w1:8083", 2}};
+  v.tasks.push_back(task_status{"src", 0, {status_state::failed, "boom\n\tat x", "w1:8083", 2}});
+  v.topics.push_back(topic_status{"orders", "src", 0, 1580000000000});
+  return v;
+}
+}  // namespace
+
+TEST(StatusJson, ConnectorStatusHasConnectsRestShape) {
+  EXPECT_EQ(connector_status_json(sample_view()),
+            R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083"},)"
+            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","trace":"boom\n\tat x"}]})");
+}
+
+TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
+  EXPECT_EQ(connector_topics_json(sample_view()), R"({"src":{"topics":["orders"]}})");
+  connector_view empty;
+  empty.name = "gone";
+  EXPECT_EQ(connector_topics_json(empty), R"({"gone":{"topics":[]}})");
+  EXPECT_EQ(connectors_json({"a", "b-c"}), R"(["a","b-c"])");
+}
+
+TEST(StatusJson, OneLinePerStatusWithTheFieldsThatApply) {
+  auto lines = status_lines_json(sample_view());
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], R"({"key":"status-connector-src","type":"connector","connector":"src","state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":2})");
+  EXPECT_EQ(lines[1], R"({"key":"status-task-src-0","type":"task","connector":"src","task":0,"state":"FAILED","trace":"boom\n\tat x","worker_id":"w1:8083","generation":2})");
+  EXPECT_EQ(lines[2], R"({"key":"status-topic-orders:connector-src","type":"topic","connector":"src","task":0,"topic":"orders","discover_timestamp":1580000000000})");
+}
+
+TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
+  metrics_snapshot m;
+  m.counters.success = 7;
+  m.counters.retry = 3;
+  m.oldest_unacked_age_ms = 1500;
+  m.view.replay_ms = -1;
+  const std::string text = prometheus_text(m);
+  EXPECT_NE(text.find("# HELP status_update_success_total Status updates acknowledged by Kafka\n"
+                      "# TYPE status_update_success_total counter\n"
+                      "status_update_success_total 7\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("status_update_retry_total 3\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_update_oldest_unacked_age_seconds gauge\nstatus_update_oldest_unacked_age_seconds 1.5\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("status_replay_duration_seconds -1\n"), std::string::npos);  // still replaying
+  // Metric names (in TYPE and sample lines) use '_' only; HELP text may say anything.
+  std::istringstream lines{text};
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# HELP ", 0) == 0) continue;
+    const std::string name = line.rfind("# TYPE ", 0) == 0 ? line.substr(7, line.find(' ', 7) - 7)
+                                                            : line.substr(0, line.find(' '));
+    EXPECT_EQ(name.find('-'), std::string::npos) << line;
+  }
+}
