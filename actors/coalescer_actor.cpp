@@ -9,7 +9,9 @@
 
 #include <map>
 #include <optional>
+#include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace status_store {
 
@@ -25,15 +27,18 @@ struct pending_update {
   uint64_t accept_seq = 0;
 };
 
-/// The value putSafe decides on: read back from the topic or acknowledged by it.
+/// The value putSafe decides on: read back from the topic or acknowledged by it. The worker id is
+/// interned: a cluster has a handful of workers and many keys.
 struct known_status {
-  std::string worker_id;
+  const std::string* worker_id = nullptr;
   int32_t generation = 0;
 };
 
+// Memory per key matters (a worker may track a million keys): an idle key keeps no update, only
+// what putSafe needs; updates live on the heap only while they are pending.
 struct key_state {
-  std::optional<pending_update> head;  // being written, or waiting for its retry
-  std::optional<pending_update> next;  // the newest value behind it (latest wins)
+  std::unique_ptr<pending_update> head;  // being written, or waiting for its retry
+  std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
   bool in_flight = false;
   bool retry_scheduled = false;
   uint64_t retry_ticket = 0;  // the failed send's id; only the matching due notice counts
@@ -57,6 +62,7 @@ struct coalescer_state {
   std::shared_ptr<spdlog::logger> log;
 
   std::unordered_map<std::string, key_state> keys;
+  std::unordered_set<std::string> worker_ids;  // the interned worker ids of known_status
   /// accept_seq → accepted-at (clock ns) of every unresolved update: gives pending, the oldest
   /// unacknowledged age, and flush watermarks in one ordered structure.
   std::map<uint64_t, int64_t> unresolved;
@@ -82,7 +88,11 @@ int64_t now_ns(self_ptr self) {
 }
 
 bool can_write_safely(const std::optional<known_status>& known, const pending_update& u) {
-  return !known || known->worker_id == u.worker_id || known->generation <= u.generation;
+  return !known || *known->worker_id == u.worker_id || known->generation <= u.generation;
+}
+
+known_status make_known(self_ptr self, const std::string& worker_id, int32_t generation) {
+  return known_status{&*self->state.worker_ids.insert(worker_id).first, generation};
 }
 
 void resolve(self_ptr self, const pending_update& u) {
@@ -109,7 +119,7 @@ void advance(self_ptr self, const std::string& key, key_state& ks) {
     auto& st = self->state;
     ++st.counters.dropped_stale;
     st.log->debug("waiting putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
-                  ks.known->worker_id, ks.known->generation);
+                  *ks.known->worker_id, ks.known->generation);
     resolve(self, *ks.head);
     ks.head.reset();
     return;
@@ -146,20 +156,22 @@ void accept(self_ptr self, status_update& u) {
     ++st.counters.dropped_stale;
     st.log->debug("putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
                   "generation {}",
-                  u.key, p.worker_id, p.generation, ks.known->worker_id, ks.known->generation);
+                  u.key, p.worker_id, p.generation, *ks.known->worker_id, ks.known->generation);
     resolve(self, p);
     return;
   }
   if (!ks.head) {
-    ks.head = std::move(p);
+    ks.head = std::make_unique<pending_update>(std::move(p));
     start_send(self, u.key, ks);
     return;
   }
   if (ks.next) {
     ++st.counters.coalesced;
     resolve(self, *ks.next);
+    *ks.next = std::move(p);  // reuse the allocation
+    return;
   }
-  ks.next = std::move(p);
+  ks.next = std::make_unique<pending_update>(std::move(p));
 }
 
 void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen, const delivery_result*& example) {
@@ -180,7 +192,7 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
         else
           ++ks.own_tombstone_echoes;
       } else if (!ks.head->worker_id.empty()) {  // connector and task statuses: our write is now known
-        ks.known = known_status{ks.head->worker_id, ks.head->generation};
+        ks.known = make_known(self, ks.head->worker_id, ks.head->generation);
       }
       resolve(self, *ks.head);
       advance(self, r.key, ks);
@@ -224,7 +236,7 @@ void on_retry_due(self_ptr self, const retry_request& due) {
   if (!ks.head->worker_id.empty() && !can_write_safely(ks.known, *ks.head)) {
     ++st.counters.dropped_stale;
     st.log->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
-                  ks.head->worker_id, ks.head->generation, ks.known->worker_id, ks.known->generation);
+                  ks.head->worker_id, ks.head->generation, *ks.known->worker_id, ks.known->generation);
     resolve(self, *ks.head);
     ks.head.reset();
     ks.retries_done = 0;
@@ -246,7 +258,7 @@ void on_observe(self_ptr self, observed_status& o) {
   }
   auto& ks = it->second;
   if (!o.tombstone) {
-    ks.known = known_status{std::move(o.worker_id), o.generation};
+    ks.known = make_known(self, o.worker_id, o.generation);
     return;
   }
   ks.known.reset();

@@ -10,12 +10,23 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
+#include <unordered_set>
 #include <unordered_map>
 
 namespace status_store {
 
 namespace {
+
+/// A status as the view keeps it: 24 bytes plus the trace when there is one; worker ids are interned
+/// (a cluster has a handful of workers and many keys). Expanded to status_value only for answers.
+struct stored_status {
+  status_state state = status_state::unassigned;
+  int32_t generation = 0;
+  const std::string* worker_id = nullptr;
+  std::unique_ptr<std::string> trace;
+};
 
 struct status_view_state {
   status_view_state() = default;  // required under C++20, see CMakeLists.txt
@@ -27,8 +38,9 @@ struct status_view_state {
   std::shared_ptr<spdlog::logger> log;
 
   // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
-  std::unordered_map<std::string, status_value> connectors;
-  std::unordered_map<std::string, std::map<int32_t, status_value>> tasks;
+  std::unordered_map<std::string, stored_status> connectors;
+  std::unordered_map<std::string, std::map<int32_t, stored_status>> tasks;
+  std::unordered_set<std::string> worker_ids;
   std::unordered_map<std::string, std::map<std::string, topic_status>> topics;
 
   view_counters counters;
@@ -43,6 +55,17 @@ struct status_view_state {
 };
 
 using self_ptr = status_view_actor::stateful_pointer<status_view_state>;
+
+stored_status store_value(self_ptr self, status_value&& v) {
+  stored_status out{v.state, v.generation, &*self->state.worker_ids.insert(std::move(v.worker_id)).first, nullptr};
+  if (v.trace) out.trace = std::make_unique<std::string>(std::move(*v.trace));
+  return out;
+}
+
+status_value expand(const stored_status& s) {
+  return status_value{s.state, s.trace ? std::optional<std::string>{*s.trace} : std::nullopt, *s.worker_id,
+                      s.generation};
+}
 
 void skip(self_ptr self, const consumed_record& r, const std::string& why) {
   auto& st = self->state;
@@ -75,7 +98,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
       }
       auto& incoming = std::get<status_value>(value);
       observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
-      st.connectors[key.connector] = std::move(incoming);
+      st.connectors[key.connector] = store_value(self, std::move(incoming));
       return seen;
     }
     case key_kind::task: {
@@ -101,7 +124,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
         return std::nullopt;
       }
       observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
-      tasks[key.task] = std::move(incoming);
+      tasks[key.task] = store_value(self, std::move(incoming));
       return seen;
     }
     case key_kind::topic: {
@@ -172,9 +195,10 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         log_progress(self, true);
         s.log->info("replay complete: {} connector(s), {} with tasks, {} with topics; {} malformed record(s) skipped",
                     s.connectors.size(), s.tasks.size(), s.topics.size(), s.counters.read_errors);
+        // Publish first: whoever waited reads metrics that already show the completed replay.
+        self->send(s.metrics, publish_atom::value, s.counters);
         for (auto& rp : s.waiting_for_replay) rp.deliver(ok_atom::value);
         s.waiting_for_replay.clear();
-        self->send(s.metrics, publish_atom::value, s.counters);
       },
       [=](await_atom) -> caf::result<ok_atom> {
         if (self->state.caught_up) return ok_atom::value;
@@ -188,10 +212,10 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         v.name = connector;
         if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
           v.found = true;
-          v.connector = connector_status{connector, it->second};
+          v.connector = connector_status{connector, expand(it->second)};
         }
         if (auto it = s.tasks.find(connector); it != s.tasks.end())
-          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, value});
+          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(value)});
         if (auto it = s.topics.find(connector); it != s.topics.end())
           for (const auto& [name, status] : it->second) v.topics.push_back(status);
         return v;
