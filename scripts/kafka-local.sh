@@ -39,7 +39,8 @@ KAFKA_VERSION=${KAFKA_VERSION:-4.4.0}
 # The broker POM brings log4j-api/-core 2.25.x and slf4j-api 1.7.36 but no slf4j binding: without
 # log4j-slf4j-impl (the slf4j 1.7 binding; not -slf4j2-impl) the broker logs nothing at all.
 LOG4J_VERSION=${LOG4J_VERSION:-2.25.5}
-CACHE_ROOT=${STATUS_STORE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/status-store}
+home=${HOME:-$(cd ~ && pwd)}  # CI may run without HOME; ~ then comes from the passwd entry
+CACHE_ROOT=${STATUS_STORE_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/status-store}
 KAFKA_HOME=$CACHE_ROOT/kafka-$KAFKA_VERSION
 LIB=$KAFKA_HOME/lib
 STATE=${KAFKA_LOCAL_DIR:-$repo_root/build/kafka-local}
@@ -237,6 +238,9 @@ start_one() {
   p=$!
   disown "$p" 2>/dev/null || true  # no "Killed" job notice from this shell when a test kills the node
   echo "$p" > "$STATE/node-$n/pid.tmp" && mv "$STATE/node-$n/pid.tmp" "$STATE/node-$n.pid"
+  # Until the subshell has exec'd the JVM, /proc/$p/cmdline is bash's and alive() would say no.
+  local i
+  for i in $(seq 100); do ours "$p" "$n" && break; kill -0 "$p" 2>/dev/null || break; sleep 0.05; done
   log "node $n started: pid $p, 127.0.0.1:$(port "$n")"
 }
 
@@ -310,6 +314,11 @@ run() {
   if [ $# -gt 0 ] && [ "$1" != -- ]; then N=$1; shift; fi
   [ "${1:-}" = -- ] && shift
   [ $# -gt 0 ] || die "usage: $0 run [1|3] -- COMMAND [ARGS]"
+  # Two runs on one state dir (two scripts/test.sh in one tree) take turns instead of wiping each
+  # other's cluster. The brokers never inherit descriptor 9 (start_one closes it).
+  mkdir -p "$(dirname "$STATE")"
+  exec 9>"$STATE.lock"
+  flock -n 9 || { log "another run uses $STATE; waiting for it"; flock 9; }
   trap 'down' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
