@@ -1,8 +1,7 @@
 #include "actors/kafka_log_consumer.hpp"
 
-#include "actors/librdkafka_logging.hpp"
+#include "actors/librdkafka_conf.hpp"
 #include "config/logging.hpp"
-#include "config/secret_masking.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,11 +12,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-int remaining_ms(clock_type::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now()).count();
-  return left > 0 ? static_cast<int>(std::min<int64_t>(left, INT32_MAX)) : 0;
-}
-
 struct partition_list {
   rd_kafka_topic_partition_list_t* list;
   explicit partition_list(int size) : list(rd_kafka_topic_partition_list_new(size)) {}
@@ -26,15 +20,7 @@ struct partition_list {
 
 rd_kafka_t* make_consumer(const kafka_settings& settings) {
   char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  for (const auto& [key, value] : settings) {
-    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      throw std::runtime_error("librdkafka rejected consumer setting " + key + "=" + mask_if_secret(key, value) +
-                               ": " + errstr);
-    }
-  }
-  route_librdkafka_logs(conf);
+  rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "consumer");
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
   if (!rk) {
     rd_kafka_conf_destroy(conf);

@@ -1,7 +1,6 @@
 #include "actors/kafka_producer_client.hpp"
 
-#include "actors/librdkafka_logging.hpp"
-#include "config/secret_masking.hpp"
+#include "actors/librdkafka_conf.hpp"
 
 #include <stdexcept>
 
@@ -9,15 +8,7 @@ namespace status_store {
 
 kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic) {
   char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  for (const auto& [key, value] : settings) {
-    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      throw std::runtime_error("librdkafka rejected producer setting " + key + "=" + mask_if_secret(key, value) +
-                               ": " + errstr);
-    }
-  }
-  route_librdkafka_logs(conf);
+  rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "producer");
   rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
   rd_kafka_conf_set_opaque(conf, this);
   rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);

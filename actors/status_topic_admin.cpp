@@ -1,9 +1,8 @@
 #include "actors/status_topic_admin.hpp"
 
-#include "actors/librdkafka_logging.hpp"
+#include "actors/librdkafka_conf.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
-#include "config/secret_masking.hpp"
 
 #include <librdkafka/rdkafka.h>
 
@@ -17,11 +16,6 @@ namespace status_store {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-int remaining_ms(clock_type::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now()).count();
-  return left > 0 ? static_cast<int>(std::min<int64_t>(left, INT32_MAX)) : 0;
-}
 
 struct handle_deleter {
   void operator()(rd_kafka_t* rk) const { rd_kafka_destroy(rk); }
@@ -38,15 +32,7 @@ using event_ptr = std::unique_ptr<rd_kafka_event_t, event_deleter>;
 
 handle_ptr make_admin_client(const kafka_settings& settings) {
   char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  for (const auto& [key, value] : settings) {
-    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      throw std::runtime_error("librdkafka rejected admin setting " + key + "=" + mask_if_secret(key, value) + ": " +
-                               errstr);
-    }
-  }
-  route_librdkafka_logs(conf);
+  rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "admin");
   // The admin API works on a producer handle; it never produces.
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
   if (!rk) {
