@@ -111,6 +111,10 @@ void store::delete_topic(const std::string& connector, const std::string& topic)
   send(make_topic_deletion(connector, topic));
 }
 
+void store::put_all(std::vector<status_update> updates) {
+  if (!updates.empty()) caf::anon_send(coalescer_, put_atom::value, std::move(updates));
+}
+
 bool store::flush(std::chrono::milliseconds timeout) {
   if (stopped_) return true;
   bool done = false;

@@ -54,6 +54,10 @@ class store {
   void put_safe(const task_status& status);
   void put(const topic_status& status);
   void delete_topic(const std::string& connector, const std::string& topic);
+  /// Many updates in one message to the coalescer: for callers that report statuses in bursts (a
+  /// rebalance, a restart). Build each with make_update (messages/status_updates.hpp). Same
+  /// semantics as the single puts, in order.
+  void put_all(std::vector<status_update> updates);
 
   /// Blocks until every update accepted before the call is acknowledged, failed or superseded, or
   /// `timeout` elapses; returns false on timeout. Unlike Connect's flush, it waits for retries too.
