@@ -1,5 +1,6 @@
 #include "actors/kafka_log_consumer.hpp"
 
+#include "actors/delivery_error_table.hpp"
 #include "actors/librdkafka_conf.hpp"
 #include "config/logging.hpp"
 
@@ -66,14 +67,17 @@ kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std
       rd_kafka_topic_partition_list_add(starts.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
       rd_kafka_topic_partition_list_add(ends.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_END;
     }
+    // Errors the delivery error table calls retriable (a leader not elected yet, metadata not
+    // propagated) are transient here too.
+    auto fail = [&](rd_kafka_resp_err_t err, const std::string& what) {
+      const std::string message = "cannot read the offsets of '" + topic + "'" + what + ": " + rd_kafka_err2str(err);
+      if (classify_delivery_error(err) == delivery_outcome::retriable) throw transient_kafka_error(message);
+      throw std::runtime_error(message);
+    };
     for (auto* list : {starts.list, ends.list}) {
-      if (auto err = rd_kafka_offsets_for_times(rk_, list, std::max(remaining_ms(deadline), 1)); err)
-        throw std::runtime_error("cannot read the offsets of '" + topic + "': " + rd_kafka_err2str(err));
+      if (auto err = rd_kafka_offsets_for_times(rk_, list, std::max(remaining_ms(deadline), 1)); err) fail(err, "");
       for (int i = 0; i < list->cnt; ++i)
-        if (list->elems[i].err)
-          throw std::runtime_error("cannot read the offsets of '" + topic + "' partition " +
-                                   std::to_string(list->elems[i].partition) + ": " +
-                                   rd_kafka_err2str(list->elems[i].err));
+        if (list->elems[i].err) fail(list->elems[i].err, " partition " + std::to_string(list->elems[i].partition));
     }
     end_offsets_.assign(n, 0);
     done_.assign(n, true);

@@ -11,14 +11,23 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace status_store {
 
+/// The cluster was reachable but not ready (e.g. a topic created a moment ago whose partitions have
+/// no leader yet: NOT_LEADER_FOR_PARTITION): worth trying again shortly. The constructor throws it;
+/// the start-up policy (retry until status.storage.startup.timeout.ms) belongs to the caller.
+struct transient_kafka_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class kafka_log_consumer {
  public:
-  /// Throws std::runtime_error if partitions or end offsets cannot be read within `timeout`.
+  /// Throws transient_kafka_error if the offsets are not available yet (retriable per the delivery
+  /// error table), std::runtime_error for anything else or when `timeout` passes.
   kafka_log_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout);
   ~kafka_log_consumer();
   kafka_log_consumer(const kafka_log_consumer&) = delete;

@@ -5,7 +5,7 @@
 #include "actors/metrics_actor.hpp"
 #include "actors/producer_io_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
-#include "actors/status_topic_admin.hpp"
+#include "app/status_topic_admin.hpp"
 #include "actors/status_view_actor.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
@@ -15,6 +15,7 @@
 #include "caf/send.hpp"
 
 #include <random>
+#include <thread>
 #include <stdexcept>
 
 namespace status_store {
@@ -60,7 +61,20 @@ void store::start(store_options options) {
     reader_settings.emplace_back("bootstrap.servers", bootstrap_servers_);
   }
   auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic);
-  auto reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining());
+  // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
+  // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
+  std::shared_ptr<kafka_status_reader> reader;
+  for (auto backoff = std::chrono::milliseconds{100};; backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
+    try {
+      reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining());
+      break;
+    } catch (const transient_kafka_error& e) {
+      if (remaining() <= backoff)
+        throw std::runtime_error(std::string{e.what()} + " (still failing when status.storage.startup.timeout.ms ran out)");
+      log->info("{}; retrying in {} ms", e.what(), backoff.count());
+      std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor exists yet
+    }
+  }
   log->info("replaying status topic '{}' ({} record(s) at start)", config_.status_topic, reader->records_at_start());
 
   const auto& r = config_.retry;

@@ -1,4 +1,4 @@
-#include "actors/status_topic_admin.hpp"
+#include "app/status_topic_admin.hpp"
 
 #include "actors/librdkafka_conf.hpp"
 #include "config/config_error.hpp"
