@@ -2,7 +2,9 @@
 # The test command: installs what is missing, builds everything, and runs every test; then runs the
 # system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three); then
 # builds the unit and actor tests again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# them. CI (.ci/run) calls exactly this. SKIP_SYSTEM=1 and SKIP_SANITIZERS=1 make a quicker local run.
+# them; then the unit, actor and integration tests under ThreadSanitizer; then fuzzes the record codec
+# and the configuration parser for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
+# SKIP_SYSTEM=1, SKIP_SANITIZERS=1 (ASan and TSan), SKIP_TSAN=1 and SKIP_FUZZ=1 make a quicker local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -37,5 +39,24 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/tests/sanitizers/ubsan.supp \
     ctest --test-dir build-asan -j2 --output-on-failure -L '^(unit|actor)$' --timeout 600
+fi
+
+if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
+  echo "== sanitizers: unit, actor and integration tests under ThreadSanitizer =="
+  tsan_start=$(date +%s)
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=thread >/dev/null
+  cmake --build build-tsan --target unit_tests actor_tests integration_tests -j2
+  # The first report ends its test with exit code 66; the suppressions cover third-party code only
+  # (tests/sanitizers/tsan.supp, each explained there).
+  TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
+    ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|actor|integration)$' --no-tests=error --timeout 600
+  echo "== ThreadSanitizer: no report, $(( $(date +%s) - tsan_start )) s =="
+fi
+
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== fuzz: record codec and worker configuration, ${FUZZ_SECONDS:-20} s per target (scripts/fuzz.sh) =="
+  fuzz_start=$(date +%s)
+  bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+  echo "== fuzz: no crash, $(( $(date +%s) - fuzz_start )) s =="
 fi
 echo "== all tests passed in $(( $(date +%s) - start )) s =="
