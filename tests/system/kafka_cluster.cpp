@@ -107,25 +107,8 @@ worker_config cluster_test::config(const std::string& topic, const properties& e
   return parse_worker_config(props);
 }
 
-bool is_known_startup_race(const std::exception& e) {
-  const std::string what = e.what();
-  return what.find("cannot read the offsets of") != std::string::npos &&
-         (what.find("Not leader for partition") != std::string::npos ||
-          what.find("Leader not available") != std::string::npos);
-}
-
 std::unique_ptr<store> open_store(const worker_config& config, store_options options) {
-  for (int attempt = 1;; ++attempt) {
-    try {
-      return std::make_unique<store>(config, options);
-    } catch (const std::runtime_error& e) {
-      if (attempt == 5 || !is_known_startup_race(e)) throw;
-      std::printf("KNOWN STORE BUG (start-up right after creating the topic), attempt %d: %s; starting again\n",
-                  attempt, e.what());
-      std::fflush(stdout);
-      std::this_thread::sleep_for(std::chrono::milliseconds{200});
-    }
-  }
+  return std::make_unique<store>(config, options);
 }
 
 std::vector<partition_info> describe_partitions(const std::string& bootstrap, const std::string& topic) {

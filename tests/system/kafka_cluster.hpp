@@ -49,16 +49,9 @@ struct three_node_test : cluster_test {
   three_node_test() : cluster_test(3) {}
 };
 
-/// Starts a store on the cluster. Works around one store bug found by these tests (reported, not
-/// fixed here): when start-up has just created the status topic, the replay's ListOffsets
-/// (rd_kafka_offsets_for_times in actors/kafka_log_consumer.cpp) can get NOT_LEADER_FOR_PARTITION
-/// before the broker has taken leadership of the new partitions, and the constructor throws instead
-/// of retrying within status.storage.startup.timeout.ms. Only that failure is retried here (the
-/// topic exists by then, so a second start reads it normally), and each occurrence is printed;
-/// StoreStartUp.DISABLED_OnATopicItHasJustCreatedSucceedsAtTheFirstAttempt reproduces the bug.
+/// Starts a store on the cluster (a store is neither copyable nor movable; tests that stop it early
+/// and destroy it hold it by pointer).
 std::unique_ptr<store> open_store(const worker_config& config, store_options options = {});
-/// True for the start-up failure that open_store() retries.
-bool is_known_startup_race(const std::exception& e);
 
 // ---- the cluster seen from outside the store (librdkafka admin and metadata) ----------------------
 struct partition_info {
