@@ -684,6 +684,7 @@ TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
       {"status.storage.retry.max.backoff.ms", "10000"},
       {"status.storage.retry.max.retries", "5"},
       {"status.storage.shutdown.drain.timeout.ms", "10000"},
+      {"status.storage.startup.timeout.ms", "60000"},
       {"status.storage.topic", "connect-status"},
   };
   EXPECT_EQ(effective, expected);
