@@ -96,6 +96,33 @@ double raw_produce(const worker_config& config, const std::string& bootstrap, ui
   return elapsed;
 }
 
+/// U updates through the facade until all are resolved: one `put` each, or `put_all` in batches of
+/// 1,000 (one actor message per batch). The statuses are built before the clock starts.
+nlohmann::json store_throughput(const options& o, bool batched) {
+  std::vector<connector_status> statuses;
+  statuses.reserve(o.updates);
+  for (uint64_t i = 0; i < o.updates; ++i) statuses.push_back(status_for(i, o.keys));
+  store s{bench_config(o.bootstrap, "bench-throughput-store")};
+  const auto start = clock_type::now();
+  if (batched) {
+    std::vector<status_update> batch;
+    for (auto& st : statuses) {
+      batch.push_back(make_update(st));
+      if (batch.size() == 1000) s.put_all(std::exchange(batch, {}));
+    }
+    s.put_all(std::move(batch));
+  } else {
+    for (auto& st : statuses) s.put(st);
+  }
+  const double accepted_after = seconds_since(start);
+  if (!s.flush(std::chrono::minutes{10})) throw std::runtime_error("flush timed out");
+  const double total = seconds_since(start);
+  auto m = s.metrics().counters;
+  s.stop();
+  return {{"seconds", total},       {"accept_seconds", accepted_after}, {"updates", m.accepted},
+          {"records", m.success}, {"coalesced", m.coalesced},         {"failures", m.failure}};
+}
+
 // ---- children: one measurement each, printed as a JSON line on stdout ----------------------------------
 
 nlohmann::json child(const std::string& mode, const options& o) {
@@ -105,40 +132,8 @@ nlohmann::json child(const std::string& mode, const options& o) {
     const double s = raw_produce(config, o.bootstrap, o.updates, o.keys);
     return {{"seconds", s}, {"records", o.updates}};
   }
-  if (mode == "throughput-store") {
-    auto config = bench_config(o.bootstrap, "bench-throughput-store");
-    std::vector<connector_status> statuses;
-    statuses.reserve(o.updates);
-    for (uint64_t i = 0; i < o.updates; ++i) statuses.push_back(status_for(i, o.keys));
-    store s{config};
-    const auto start = clock_type::now();
-    for (auto& st : statuses) s.put(st);
-    const double accepted_after = seconds_since(start);
-    if (!s.flush(std::chrono::minutes{10})) throw std::runtime_error("flush timed out");
-    const double s_total = seconds_since(start);
-    auto m = s.metrics().counters;
-    s.stop();
-    return {{"seconds", s_total},       {"accept_seconds", accepted_after}, {"updates", m.accepted},
-            {"records", m.success},     {"coalesced", m.coalesced},         {"failures", m.failure}};
-  }
-  if (mode == "throughput-store-batched") {
-    auto config = bench_config(o.bootstrap, "bench-throughput-store");
-    std::vector<connector_status> statuses;
-    statuses.reserve(o.updates);
-    for (uint64_t i = 0; i < o.updates; ++i) statuses.push_back(status_for(i, o.keys));
-    store s{config};
-    const auto start = clock_type::now();
-    std::vector<status_update> batch;
-    for (auto& st : statuses) {
-      batch.push_back(make_update(st));
-      if (batch.size() == 1000) s.put_all(std::exchange(batch, {}));
-    }
-    s.put_all(std::move(batch));
-    if (!s.flush(std::chrono::minutes{10})) throw std::runtime_error("flush timed out");
-    const double s_total = seconds_since(start);
-    auto m = s.metrics().counters;
-    s.stop();
-    return {{"seconds", s_total}, {"updates", m.accepted}, {"records", m.success}, {"coalesced", m.coalesced}};
+  if (mode == "throughput-store" || mode == "throughput-store-batched") {
+    return store_throughput(o, mode == "throughput-store-batched");
   }
   if (mode == "replay-write") {
     auto config = bench_config(o.bootstrap, "bench-replay");
