@@ -116,10 +116,30 @@ void store::send(status_update update) {
   caf::anon_send(coalescer_, put_atom::value, std::move(update));
 }
 
-void store::put(const connector_status& s) { send(make_update(s)); }
-void store::put_safe(const connector_status& s) { send(make_update(s, true)); }
-void store::put(const task_status& s) { send(make_update(s)); }
-void store::put_safe(const task_status& s) { send(make_update(s, true)); }
+namespace {
+
+/// make_update with the trace cut to the budget. Only a size is compared on the usual path; the
+/// status is copied only when its trace is over budget, which is rare and worth a warning.
+template <class Status>
+status_update update_within_trace_budget(const Status& s, bool safe, int32_t trace_max_bytes) {
+  const auto budget = static_cast<std::size_t>(trace_max_bytes);
+  if (!s.value.trace || s.value.trace->size() <= budget) return make_update(s, safe);
+  Status cut = s;
+  const std::size_t original = fit_trace(cut.value, budget).value_or(0);
+  status_update update = make_update(cut, safe);
+  component_logger("store")->warn(
+      "{}: trace of {} bytes cut to {} (status.storage.trace.max.bytes={}, head and tail kept) so that the {} "
+      "status is written; Connect would send it whole and lose it if the broker refused the record as too large",
+      update.key, original, cut.value.trace->size(), budget, to_string(cut.value.state));
+  return update;
+}
+
+}  // namespace
+
+void store::put(const connector_status& s) { send(update_within_trace_budget(s, false, config_.trace_max_bytes)); }
+void store::put_safe(const connector_status& s) { send(update_within_trace_budget(s, true, config_.trace_max_bytes)); }
+void store::put(const task_status& s) { send(update_within_trace_budget(s, false, config_.trace_max_bytes)); }
+void store::put_safe(const task_status& s) { send(update_within_trace_budget(s, true, config_.trace_max_bytes)); }
 void store::put(const topic_status& s) { send(make_update(s)); }
 void store::delete_topic(const std::string& connector, const std::string& topic) {
   send(make_topic_deletion(connector, topic));

@@ -48,6 +48,8 @@ class store {
   store& operator=(const store&) = delete;
 
   // ---- writes: never block; the latest value per key wins --------------------------------------------
+  // A trace longer than status.storage.trace.max.bytes is cut (head and tail kept, marked; a warning
+  // names the key) so that the status itself is always written.
   void put(const connector_status& status);
   void put_safe(const connector_status& status);
   void put(const task_status& status);
@@ -55,8 +57,9 @@ class store {
   void put(const topic_status& status);
   void delete_topic(const std::string& connector, const std::string& topic);
   /// Many updates in one message to the coalescer: for callers that report statuses in bursts (a
-  /// rebalance, a restart). Build each with make_update (messages/status_updates.hpp). Same
-  /// semantics as the single puts, in order.
+  /// rebalance, a restart). Build each with make_update (messages/status_updates.hpp), after
+  /// fit_trace(value, config.trace_max_bytes) as the single puts do. Same semantics as the single
+  /// puts, in order.
   void put_all(std::vector<status_update> updates);
 
   /// Blocks until every update accepted before the call is acknowledged, failed or superseded, or

@@ -36,5 +36,11 @@ inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
 // to 15 minutes and blocks the worker meanwhile; a minute is enough for brokers that are starting
 // and for replaying millions of records, and a clear error beats a silent hang.
 inline constexpr int64_t startup_timeout_ms = 60000;
+// A trace longer than this many bytes is cut (head and tail kept, marked) so its status is written at
+// all: Connect sends the whole trace, and a record above the broker's max.message.bytes (1 MB by
+// default) is refused as non-retriable, losing the FAILED status. 64 KiB holds any ordinary Java
+// trace whole, and even if JSON escaping grew every byte sixfold (control characters become
+// \u00XX) the record would stay under 1 MB.
+inline constexpr int32_t trace_max_bytes = 65536;
 
 }  // namespace status_store::defaults

@@ -3,6 +3,7 @@
 #include "config/client_settings.hpp"
 #include "config/config_error.hpp"
 #include "config/secret_masking.hpp"
+#include "messages/trace_truncation.hpp"
 
 #include <algorithm>
 #include <array>
@@ -59,6 +60,7 @@ constexpr std::string_view backoff_multiplier = "status.storage.retry.backoff.mu
 constexpr std::string_view jitter_factor = "status.storage.retry.jitter.factor";
 constexpr std::string_view shutdown_drain_timeout_ms = "status.storage.shutdown.drain.timeout.ms";
 constexpr std::string_view startup_timeout_ms = "status.storage.startup.timeout.ms";
+constexpr std::string_view trace_max_bytes = "status.storage.trace.max.bytes";
 constexpr std::string_view message_timeout_ms = "producer.message.timeout.ms";
 constexpr std::string_view producer_prefix = "producer.";
 constexpr std::string_view consumer_prefix = "consumer.";
@@ -68,18 +70,18 @@ constexpr std::string_view security_protocol = "security.protocol";
 
 // Every status.storage.* key with a meaning of its own; any other status.storage.<x> is a topic
 // setting.
-constexpr std::array<std::string_view, 10> own_status_storage_keys{
+constexpr std::array<std::string_view, 11> own_status_storage_keys{
     keys::status_topic,   keys::partitions,         keys::replication_factor,
     keys::max_retries,    keys::initial_backoff_ms, keys::max_backoff_ms,
     keys::backoff_multiplier, keys::jitter_factor,  keys::shutdown_drain_timeout_ms,
-    keys::startup_timeout_ms,
+    keys::startup_timeout_ms, keys::trace_max_bytes,
 };
 
 // Sub-namespaces of status.storage.* that belong to status-store, not to the topic. A typo there
 // (status.storage.retry.max.retry) must be reported as unknown rather than sent to the broker as a
 // topic config, where it would fail topic creation with a far less helpful error.
-constexpr std::array<std::string_view, 3> own_status_storage_prefixes{
-    "status.storage.retry.", "status.storage.shutdown.", "status.storage.startup."};
+constexpr std::array<std::string_view, 4> own_status_storage_prefixes{
+    "status.storage.retry.", "status.storage.shutdown.", "status.storage.startup.", "status.storage.trace."};
 
 // Keys of a real Connect worker file that status-store has no use for. Kafka's own
 // connect-distributed.properties sample contains all of these, so warning about them would only teach
@@ -335,6 +337,9 @@ class worker_config_parser {
     const std::optional<int64_t> startup_timeout =
         long_in_range(keys::startup_timeout_ms, 1, std::numeric_limits<int32_t>::max());
     if (startup_timeout) config_.startup_timeout_ms = *startup_timeout;
+    const std::optional<int64_t> trace_budget = long_in_range(
+        keys::trace_max_bytes, static_cast<int64_t>(min_trace_budget_bytes), std::numeric_limits<int32_t>::max());
+    if (trace_budget) config_.trace_max_bytes = static_cast<int32_t>(*trace_budget);
     sort_remaining_keys();
     warn_about_replaced_overrides();
     return std::move(config_);
@@ -548,6 +553,7 @@ std::vector<std::pair<std::string, std::string>> effective_config(const worker_c
   settings.emplace(keys::jitter_factor, format_double(config.retry.jitter_factor));
   settings.emplace(keys::shutdown_drain_timeout_ms, std::to_string(config.shutdown_drain_timeout_ms));
   settings.emplace(keys::startup_timeout_ms, std::to_string(config.startup_timeout_ms));
+  settings.emplace(keys::trace_max_bytes, std::to_string(config.trace_max_bytes));
   settings.emplace(keys::message_timeout_ms, std::to_string(config.message_timeout_ms));
   const auto add_prefixed = [&settings](std::string_view prefix, const std::map<std::string, std::string>& layer) {
     // Our own settings come first in the map, so a pass-through entry can never replace one.

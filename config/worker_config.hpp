@@ -43,6 +43,9 @@ struct worker_config {
   /// How long start-up may take to set up the topic and replay it to its end
   /// (status.storage.startup.timeout.ms); start fails with a clear error after that.
   int64_t startup_timeout_ms = defaults::startup_timeout_ms;
+  /// Longest trace written, in UTF-8 bytes before JSON escaping (status.storage.trace.max.bytes);
+  /// a longer one is cut by truncate_trace (messages/trace_truncation.hpp).
+  int32_t trace_max_bytes = defaults::trace_max_bytes;
   /// Client pass-through settings, prefix stripped (producer.*, consumer.*, admin.*).
   std::map<std::string, std::string> producer_overrides;
   std::map<std::string, std::string> consumer_overrides;

@@ -4,8 +4,19 @@
 // statuses through the typed interface.
 #include "messages/protocol.hpp"
 #include "messages/status_record_codec.hpp"
+#include "messages/trace_truncation.hpp"
 
 namespace status_store {
+
+/// Cuts the value's trace to `trace_max_bytes` (status.storage.trace.max.bytes) if it is longer, so
+/// the status can be written at all; returns the original size when it cut, else nullopt. The
+/// facade's put and put_safe do this; callers of put_all build updates themselves and should too.
+inline std::optional<std::size_t> fit_trace(status_value& value, std::size_t trace_max_bytes) {
+  if (!value.trace || value.trace->size() <= trace_max_bytes) return std::nullopt;
+  const std::size_t original = value.trace->size();
+  if (auto cut = truncate_trace(*value.trace, trace_max_bytes)) value.trace = std::move(*cut);
+  return original;
+}
 
 inline status_update make_update(status_record record, bool safe, const status_value* value) {
   status_update u;

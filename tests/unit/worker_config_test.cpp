@@ -86,6 +86,7 @@ TEST(WorkerConfigDefaults, MinimalConfigGetsEveryDefault) {
   EXPECT_EQ(config.retry.jitter_factor, 0.25);
   EXPECT_EQ(config.message_timeout_ms, 15000);
   EXPECT_EQ(config.shutdown_drain_timeout_ms, 10000);
+  EXPECT_EQ(config.trace_max_bytes, 65536);
   EXPECT_TRUE(config.producer_overrides.empty());
   EXPECT_TRUE(config.consumer_overrides.empty());
   EXPECT_TRUE(config.admin_overrides.empty());
@@ -356,6 +357,16 @@ INSTANTIATE_TEST_SUITE_P(
                       numeric_case{"status.storage.shutdown.drain.timeout.ms", "-1", "Value must be at least 0"},
                       numeric_case{"status.storage.shutdown.drain.timeout.ms", "ten", "Not a number of type LONG"}));
 
+// Below 1 KiB the truncation marker would crowd out the trace it explains.
+INSTANTIATE_TEST_SUITE_P(
+    TraceMaxBytes, WorkerConfigNumeric,
+    ::testing::Values(numeric_case{"status.storage.trace.max.bytes", "1024", ""},
+                      numeric_case{"status.storage.trace.max.bytes", "2147483647", ""},
+                      numeric_case{"status.storage.trace.max.bytes", "1023", "Value must be at least 1024"},
+                      numeric_case{"status.storage.trace.max.bytes", "2147483648",
+                                   "Value must be no more than 2147483647"},
+                      numeric_case{"status.storage.trace.max.bytes", "64k", "Not a number of type LONG"}));
+
 TEST(WorkerConfigNumericValues, ParsedValuesAreStored) {
   const worker_config config = parse_worker_config(with({
       {"status.storage.partitions", "-1"},
@@ -367,6 +378,7 @@ TEST(WorkerConfigNumericValues, ParsedValuesAreStored) {
       {"status.storage.retry.jitter.factor", "0.0"},
       {"producer.message.timeout.ms", "30000"},
       {"status.storage.shutdown.drain.timeout.ms", "0"},
+      {"status.storage.trace.max.bytes", "4096"},
   }));
   EXPECT_EQ(config.partitions, -1);
   EXPECT_EQ(config.replication_factor, -1);
@@ -377,6 +389,8 @@ TEST(WorkerConfigNumericValues, ParsedValuesAreStored) {
   EXPECT_EQ(config.retry.jitter_factor, 0.0);
   EXPECT_EQ(config.message_timeout_ms, 30000);
   EXPECT_EQ(config.shutdown_drain_timeout_ms, 0);
+  EXPECT_EQ(config.trace_max_bytes, 4096);
+  EXPECT_TRUE(config.topic_settings.empty());  // status-store's own setting, not a topic config
 }
 
 TEST(WorkerConfigNumericValues, WhitespaceAroundValuesIsTrimmedLikeKafka) {
@@ -473,12 +487,14 @@ TEST(WorkerConfigTopicSettings, TyposInOwnNamespacesAreUnknownNotTopicSettings) 
   const worker_config config = parse_worker_config(with({
                                                        {"status.storage.retry.max.retry", "3"},
                                                        {"status.storage.shutdown.timeout.ms", "3"},
+                                                       {"status.storage.trace.max.byte", "3"},
                                                        {"status.storage.", "x"},
                                                    }),
                                                    &warnings);
   EXPECT_TRUE(config.topic_settings.empty());
   EXPECT_TRUE(contains(warnings, unknown_key_warning("status.storage.retry.max.retry")));
   EXPECT_TRUE(contains(warnings, unknown_key_warning("status.storage.shutdown.timeout.ms")));
+  EXPECT_TRUE(contains(warnings, unknown_key_warning("status.storage.trace.max.byte")));
   EXPECT_TRUE(contains(warnings, unknown_key_warning("status.storage.")));
 }
 
@@ -686,6 +702,7 @@ TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
       {"status.storage.shutdown.drain.timeout.ms", "10000"},
       {"status.storage.startup.timeout.ms", "60000"},
       {"status.storage.topic", "connect-status"},
+      {"status.storage.trace.max.bytes", "65536"},
   };
   EXPECT_EQ(effective, expected);
 }
