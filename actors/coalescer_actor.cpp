@@ -197,9 +197,11 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
       resolve(self, *ks.head);
       advance(self, r.key, ks);
       return;
-    case delivery_outcome::non_retriable:
-      fail_head(self, r.key, ks, r, "not retriable");
+    case delivery_outcome::non_retriable: {
+      const auto advice = delivery_error_advice(static_cast<rd_kafka_resp_err_t>(r.error));
+      fail_head(self, r.key, ks, r, advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{advice});
       return;
+    }
     case delivery_outcome::retriable:
       if (ks.retries_done >= st.config.max_retries) {
         fail_head(self, r.key, ks, r, "retries exhausted");

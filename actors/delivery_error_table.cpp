@@ -115,4 +115,17 @@ delivery_outcome classify_delivery_error(rd_kafka_resp_err_t err) {
   return delivery_outcome::non_retriable;
 }
 
+std::string_view delivery_error_advice(rd_kafka_resp_err_t err) {
+  switch (err) {
+    case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
+    case RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE:
+      return "the record is larger than the topic's max.message.bytes or the producer's message.max.bytes; "
+             "a long trace is the usual cause: lower status.storage.trace.max.bytes below those limits";
+    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+      return "the worker's principal needs Write (and Describe) on the status topic";
+    default:
+      return {};
+  }
+}
+
 }  // namespace status_store

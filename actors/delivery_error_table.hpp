@@ -31,4 +31,9 @@ std::span<const delivery_error_row> delivery_error_table();
 
 delivery_outcome classify_delivery_error(rd_kafka_resp_err_t err);
 
+/// What an operator can do about a non-retriable error that configuration causes (empty for the
+/// others): appended to the failure's log line, because "Message size too large" alone does not say
+/// which of three size limits to change.
+std::string_view delivery_error_advice(rd_kafka_resp_err_t err);
+
 }  // namespace status_store

@@ -154,5 +154,23 @@ TEST(DeliveryErrorDecisions, RecordAndPermissionErrorsAreNotRetriable) {
   }
 }
 
+TEST(DeliveryErrorAdvice, SizeErrorsNameTheTraceBudgetAndTheLimits) {
+  for (auto e : {RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE}) {
+    const std::string advice{delivery_error_advice(e)};
+    EXPECT_NE(advice.find("status.storage.trace.max.bytes"), std::string::npos) << rd_kafka_err2name(e);
+    EXPECT_NE(advice.find("max.message.bytes"), std::string::npos) << rd_kafka_err2name(e);
+  }
+  EXPECT_NE(delivery_error_advice(RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED).find("Write"), std::string_view::npos);
+}
+
+TEST(DeliveryErrorAdvice, OnlyNonRetriableErrorsGetAdvice) {
+  for (const auto& row : delivery_error_table()) {
+    if (row.retriable) {
+      EXPECT_TRUE(delivery_error_advice(static_cast<rd_kafka_resp_err_t>(row.code)).empty()) << row.name;
+    }
+  }
+  EXPECT_TRUE(delivery_error_advice(RD_KAFKA_RESP_ERR_NO_ERROR).empty());
+}
+
 }  // namespace
 }  // namespace status_store
