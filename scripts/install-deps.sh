@@ -15,6 +15,7 @@ packages=(
   # system tests (scripts/kafka-local.sh): Apache Kafka brokers run from Maven Central jars
   openjdk-17-jdk-headless maven
   kcat                # readiness and metadata checks of those brokers
+  openssl ca-certificates  # the TLS listener's throwaway CA; a test trusts only the system CAs
   curl python3        # the app tests fetch the HTTP endpoints and check the Prometheus text
 )
 

@@ -13,7 +13,9 @@
 #   scripts/kafka-local.sh restart N           stop N, then start N
 #   scripts/kafka-local.sh down                stop every node (data kept)
 #   scripts/kafka-local.sh wipe                down, then delete the state dir
-#   scripts/kafka-local.sh bootstrap           print host:port,... of every node
+#   scripts/kafka-local.sh bootstrap [LISTENER] print host:port,... of every node (LISTENER: plaintext,
+#                                              the default, or sasl / ssl: the one-node cluster's extra
+#                                              listeners)
 #   scripts/kafka-local.sh status              one line per node: pid, port, running or not
 #
 # Environment:
@@ -27,9 +29,23 @@
 #
 # `run` exports STATUS_STORE_BOOTSTRAP (the bootstrap servers), STATUS_STORE_KAFKA_NODES (1 or 3),
 # STATUS_STORE_KAFKA_LOCAL (this script's path), KAFKA_LOCAL_DIR and KAFKA_VERSION, so a test can
-# stop, kill and restart nodes itself. Only processes whose PIDs this script recorded are ever
-# signalled, and only after checking that the PID still runs this state dir's broker (never
-# `pkill -f kafka`). Needs Java 17+, Maven 3.8+ (Maven Central on the first fetch only) and kcat.
+# stop, kill and restart nodes itself.
+#
+# A one-node cluster also has two authenticated listeners for the security tests, and `run` exports
+# what a client needs for them:
+#   STATUS_STORE_SASL_BOOTSTRAP   SASL_PLAINTEXT listener, mechanisms PLAIN and SCRAM-SHA-256
+#   STATUS_STORE_SSL_BOOTSTRAP    SSL listener (server authentication only)
+#   STATUS_STORE_SSL_CA           PEM file of the throwaway CA that signed the broker's certificate
+#                                 (made at `up`; the certificate is for IP 127.0.0.1 and localhost)
+#   STATUS_STORE_SASL_USERNAME, STATUS_STORE_SASL_PASSWORD
+#                                 the one user both mechanisms accept (PLAIN from the listener's JAAS
+#                                 config, SCRAM-SHA-256 from the credential added at format time); the
+#                                 password is random per `up`
+# Three-node clusters have the PLAINTEXT listener only.
+#
+# Only processes whose PIDs this script recorded are ever signalled, and only after checking that
+# the PID still runs this state dir's broker (never `pkill -f kafka`). Needs Java 17+, Maven 3.8+
+# (Maven Central on the first fetch only), kcat and openssl.
 set -euo pipefail
 
 script_path=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
@@ -131,6 +147,16 @@ bootstrap() {
   for n in $(seq 1 "$(nodes)"); do b+="${b:+,}127.0.0.1:$(port "$n")"; done
   echo "$b"
 }
+secure_port() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$STATE/secure-ports" 2>/dev/null; }  # secure_port sasl|ssl
+listener_bootstrap() {  # listener_bootstrap plaintext|sasl|ssl
+  case $1 in
+    plaintext) bootstrap ;;
+    sasl|ssl) [ -s "$STATE/secure-ports" ] || die "no $1 listener: only a one-node cluster has one"
+              echo "127.0.0.1:$(secure_port "$1")" ;;
+    *) die "no listener '$1' (plaintext, sasl or ssl)" ;;
+  esac
+}
+sasl_credential() { sed -n "s/^$1=//p" "$STATE/sasl-credentials"; }  # sasl_credential username|password
 pid_of() { cat "$STATE/node-$1.pid" 2>/dev/null || true; }
 # The recorded PID is ours only while it still runs kafka.Kafka on this node's config (PIDs get reused).
 ours() { local p=$1 n=$2; [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' < "/proc/$p/cmdline" | grep -qF "kafka.Kafka $STATE/node-$n/server.properties"; }
@@ -139,10 +165,16 @@ require_state() { [ -f "$STATE/nodes" ] || die "no cluster in $STATE (run: $0 up
 check_node() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$(nodes)" ] || die "no node '$1' (nodes: 1..$(nodes))"; }
 
 write_configs() {  # write_configs N: ports, log4j2 and server.properties for N nodes
-  local N=$1 n voters="" rf minisr
-  local ports=($(pick_ports $((2 * N))))
+  local N=$1 n voters="" rf minisr secure=0
+  [ "$N" = 1 ] && secure=1
+  local ports=($(pick_ports $((2 * N + 2 * secure))))
   : > "$STATE/ports"
   for n in $(seq 1 "$N"); do echo "$n ${ports[$((2 * n - 2))]} ${ports[$((2 * n - 1))]}" >> "$STATE/ports"; done
+  if [ $secure = 1 ]; then
+    printf 'sasl %s\nssl %s\n' "${ports[2]}" "${ports[3]}" > "$STATE/secure-ports"
+    make_sasl_credentials
+    make_tls_material
+  fi
   for n in $(seq 1 "$N"); do voters+="${voters:+,}$n@127.0.0.1:$(cport "$n")"; done
   if [ "$N" -ge 3 ]; then rf=3; minisr=2; else rf=1; minisr=1; fi
   cat > "$STATE/log4j2.properties" <<'EOF'
@@ -167,11 +199,9 @@ process.roles=broker,controller
 node.id=$n
 # static quorum: 'format' needs neither --standalone nor --initial-controllers
 controller.quorum.voters=$voters
-listeners=PLAINTEXT://127.0.0.1:$(port "$n"),CONTROLLER://127.0.0.1:$(cport "$n")
-advertised.listeners=PLAINTEXT://127.0.0.1:$(port "$n")
+$(listener_settings "$n" $secure)
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$STATE/node-$n/data
 num.partitions=1
 default.replication.factor=$rf
@@ -200,16 +230,97 @@ EOF
   done
 }
 
+# ---- security: the one-node cluster's SASL_PLAINTEXT and SSL listeners -----------------------------
+make_sasl_credentials() {  # one user for PLAIN and SCRAM-SHA-256, a fresh random password per `up`
+  local password
+  # Letters and digits only: it is written into a JAAS config and into --add-scram's [name=,password=].
+  password=$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 24)
+  printf 'username=status-store\npassword=%s\n' "$password" > "$STATE/sasl-credentials"
+  chmod 600 "$STATE/sasl-credentials"
+}
+
+make_tls_material() {  # a throwaway CA and a broker certificate for 127.0.0.1 signed by it
+  local tls=$STATE/tls store_password
+  command -v openssl >/dev/null || die "openssl not found (scripts/install-deps.sh installs it)"
+  mkdir -p "$tls"
+  store_password=$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
+  echo "$store_password" > "$tls/keystore-password"
+  # EC keys: generated instantly, where RSA takes seconds on a busy 2-core machine. The broker
+  # certificate names IP 127.0.0.1, so librdkafka's default hostname verification (https) passes.
+  {
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 7 \
+      -subj "/CN=status-store kafka-local test CA" -keyout "$tls/ca.key" -out "$tls/ca.pem" \
+      -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
+      -keyout "$tls/broker.key" -out "$tls/broker.csr"
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' > "$tls/broker.ext"
+    openssl x509 -req -in "$tls/broker.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 7 \
+      -extfile "$tls/broker.ext" -out "$tls/broker.pem"
+    # PKCS12, which Java reads natively (a JKS keystore would need keytool's extra steps).
+    openssl pkcs12 -export -in "$tls/broker.pem" -inkey "$tls/broker.key" -certfile "$tls/ca.pem" \
+      -name broker -out "$tls/broker.p12" -passout "pass:$store_password"
+  } > "$tls/openssl.log" 2>&1 || { cat "$tls/openssl.log" >&2; die "could not make the TLS test certificates"; }
+}
+
+listener_settings() {  # listener_settings N SECURE: listeners of node N, with the SASL and SSL ones if SECURE=1
+  local n=$1 secure=$2
+  if [ "$secure" != 1 ]; then
+    cat <<EOF
+listeners=PLAINTEXT://127.0.0.1:$(port "$n"),CONTROLLER://127.0.0.1:$(cport "$n")
+advertised.listeners=PLAINTEXT://127.0.0.1:$(port "$n")
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+EOF
+    return
+  fi
+  local sasl ssl user password
+  sasl=$(secure_port sasl); ssl=$(secure_port ssl)
+  user=$(sasl_credential username); password=$(sasl_credential password)
+  cat <<EOF
+listeners=PLAINTEXT://127.0.0.1:$(port "$n"),CONTROLLER://127.0.0.1:$(cport "$n"),SASL_PLAINTEXT://127.0.0.1:$sasl,SSL://127.0.0.1:$ssl
+advertised.listeners=PLAINTEXT://127.0.0.1:$(port "$n"),SASL_PLAINTEXT://127.0.0.1:$sasl,SSL://127.0.0.1:$ssl
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL
+# SASL_PLAINTEXT: PLAIN checks the user_<name> entries of its JAAS config; SCRAM-SHA-256 checks the
+# credential that 'format --add-scram' stored in the cluster metadata.
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$user="$password";
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+# SSL: server authentication only (no client certificates)
+listener.name.ssl.ssl.keystore.type=PKCS12
+listener.name.ssl.ssl.keystore.location=$STATE/tls/broker.p12
+listener.name.ssl.ssl.keystore.password=$(cat "$STATE/tls/keystore-password")
+listener.name.ssl.ssl.client.auth=none
+EOF
+}
+
+check_secure_listeners() {  # kcat reads metadata through each secure listener
+  # PLAIN only: kcat is librdkafka 2.0.2 here, whose SCRAM sends the client nonce twice in its final
+  # message (librdkafka#4895, fixed in 2.6.1), which Kafka >= 4.0 refuses since its CVE-2024-56128
+  # fix. The SCRAM credential itself works: a Java client authenticates with it.
+  # The password goes in a file, not on kcat's command line, where ps would show it.
+  printf 'security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=%s\nsasl.password=%s\n' \
+    "$(sasl_credential username)" "$(sasl_credential password)" > "$STATE/kcat-sasl.conf"
+  kcat -F "$STATE/kcat-sasl.conf" -b "$(listener_bootstrap sasl)" -L -m 10 > /dev/null 2>&1 \
+    || die "the SASL_PLAINTEXT listener refused PLAIN; logs in $STATE/node-1/logs"
+  rm -f "$STATE/kcat-sasl.conf"
+  kcat -X security.protocol=SSL -X ssl.ca.location="$STATE/tls/ca.pem" -b "$(listener_bootstrap ssl)" -L -m 10 > /dev/null 2>&1 \
+    || die "the SSL listener did not verify against $STATE/tls/ca.pem; logs in $STATE/node-1/logs"
+  log "SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256) at $(listener_bootstrap sasl) and SSL at $(listener_bootstrap ssl) answer"
+}
+
 format() {  # one cluster id, every node formatted in parallel (a JVM start each: seconds on 2 cores)
   local N=$1 n cid pids=() failed=0
   # kafka.tools.StorageTool random-uuid is just 16 random bytes in unpadded URL-safe base64; making it
   # here saves a JVM start.
   cid=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
   echo "$cid" > "$STATE/cluster.id"
+  local scram=()
+  if [ -s "$STATE/sasl-credentials" ]; then
+    scram=(--add-scram "SCRAM-SHA-256=[name=$(sasl_credential username),password=$(sasl_credential password)]")
+  fi
   for n in $(seq 1 "$N"); do
     "$JAVA" -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile="$STATE/log4j2.properties" \
       -Dkafka.logs.dir="$STATE/node-$n/logs" -cp "$LIB/*" kafka.tools.StorageTool format -t "$cid" \
-      -c "$STATE/node-$n/server.properties" > "$STATE/node-$n/logs/format.log" 2>&1 &
+      -c "$STATE/node-$n/server.properties" "${scram[@]}" > "$STATE/node-$n/logs/format.log" 2>&1 &
     pids+=($!)
   done
   for n in $(seq 1 "$N"); do
@@ -306,6 +417,7 @@ up() {
   format "$N"
   each_node all start_one
   wait_ready
+  [ ! -s "$STATE/secure-ports" ] || check_secure_listeners
   log "Apache Kafka $KAFKA_VERSION: $N node(s) up in $((SECONDS - started)) s at $(bootstrap); state in $STATE"
 }
 
@@ -326,6 +438,14 @@ run() {
   export STATUS_STORE_BOOTSTRAP STATUS_STORE_KAFKA_NODES=$N STATUS_STORE_KAFKA_LOCAL=$script_path \
          KAFKA_LOCAL_DIR=$STATE KAFKA_VERSION
   STATUS_STORE_BOOTSTRAP=$(bootstrap)
+  if [ -s "$STATE/secure-ports" ]; then
+    export STATUS_STORE_SASL_BOOTSTRAP STATUS_STORE_SSL_BOOTSTRAP STATUS_STORE_SSL_CA=$STATE/tls/ca.pem \
+           STATUS_STORE_SASL_USERNAME STATUS_STORE_SASL_PASSWORD
+    STATUS_STORE_SASL_BOOTSTRAP=$(listener_bootstrap sasl)
+    STATUS_STORE_SSL_BOOTSTRAP=$(listener_bootstrap ssl)
+    STATUS_STORE_SASL_USERNAME=$(sasl_credential username)
+    STATUS_STORE_SASL_PASSWORD=$(sasl_credential password)
+  fi
   local rc=0
   "$@" || rc=$?
   exit $rc
@@ -352,7 +472,7 @@ case $cmd in
            each_node "$1" signal_and_wait TERM; each_node "$1" start_one; wait_ready ;;
   down) down ;;
   wipe) down; rm -rf "$STATE" ;;
-  bootstrap) require_state; bootstrap ;;
+  bootstrap) require_state; listener_bootstrap "${1:-plaintext}" ;;
   status) status ;;
   *) sed -n '2,/^set -euo/p' "$script_path" | sed '$d' | sed 's/^# \{0,1\}//'; [ -z "$cmd" ] || [ "$cmd" = help ] || [ "$cmd" = --help ] || exit 2 ;;
 esac
