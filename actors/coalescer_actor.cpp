@@ -1,12 +1,14 @@
 #include "actors/coalescer_actor.hpp"
 
 #include "actors/delivery_error_table.hpp"
+#include "actors/latency_histogram.hpp"
 #include "config/logging.hpp"
 
 #include "caf/actor_system.hpp"
 #include "caf/stateful_actor.hpp"
 #include "caf/typed_event_based_actor.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <memory>
@@ -69,6 +71,10 @@ struct coalescer_state {
   uint64_t last_accept_seq = 0;
   uint64_t last_send_id = 0;
   store_counters counters;
+  /// Accept-to-acknowledgement time of every written update; its quantiles go out with the
+  /// counters, recomputed only after a tick in which something was acknowledged.
+  latency_histogram ack_latency;
+  bool ack_latency_changed = false;
 
   // Work collected while the mailbox is busy, shipped by one self-sent tick per burst.
   std::vector<outgoing_record> outbox;
@@ -93,6 +99,14 @@ bool can_write_safely(const std::optional<known_status>& known, const pending_up
 
 known_status make_known(self_ptr self, const std::string& worker_id, int32_t generation) {
   return known_status{&*self->state.worker_ids.insert(worker_id).first, generation};
+}
+
+void record_ack_latency(self_ptr self, const pending_update& u) {
+  auto& st = self->state;
+  const auto accepted = st.unresolved.find(u.accept_seq);
+  if (accepted == st.unresolved.end()) return;
+  st.ack_latency.record(static_cast<uint64_t>(std::max<int64_t>(0, now_ns(self) - accepted->second)) / 1000);
+  st.ack_latency_changed = true;
 }
 
 void resolve(self_ptr self, const pending_update& u) {
@@ -185,6 +199,7 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
   switch (classify_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error))) {
     case delivery_outcome::success:
       ++st.counters.success;
+      record_ack_latency(self, *ks.head);
       if (ks.head->tombstone) {
         ks.known.reset();
         if (ks.echo_seen_early)
@@ -337,6 +352,12 @@ void on_tick(self_ptr self) {
   }
   st.counters.pending = st.unresolved.size();
   st.counters.oldest_unacked_since_ns = st.unresolved.empty() ? -1 : st.unresolved.begin()->second;
+  if (st.ack_latency_changed) {
+    st.ack_latency_changed = false;
+    st.counters.ack_latency_p50_us = static_cast<int64_t>(st.ack_latency.quantile(0.50));
+    st.counters.ack_latency_p99_us = static_cast<int64_t>(st.ack_latency.quantile(0.99));
+    st.counters.ack_latency_max_us = static_cast<int64_t>(st.ack_latency.max());
+  }
   self->send(st.metrics, publish_atom::value, st.counters);
   const uint64_t first_unresolved = st.unresolved.empty() ? UINT64_MAX : st.unresolved.begin()->first;
   if (!st.flushes.empty()) {

@@ -23,6 +23,7 @@ struct metric_sample {
 inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
   const auto& c = s.counters;
   auto d = [](auto v) { return static_cast<double>(v); };
+  auto ms = [](int64_t micros) { return micros < 0 ? -1.0 : static_cast<double>(micros) / 1000.0; };
   return {
       {"status-update-success-total", "counter", "Status updates acknowledged by Kafka", d(c.success)},
       {"status-update-failure-total", "counter", "Status updates given up after all retries or a non-retriable error", d(c.failure)},
@@ -34,6 +35,9 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},
       {"status-update-waiting-retry", "gauge", "Keys waiting for their retry backoff to elapse", d(c.waiting_retry)},
       {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds", d(s.oldest_unacked_age_ms)},
+      {"status-update-ack-latency-p50-ms", "gauge", "Median time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_p50_us)},
+      {"status-update-ack-latency-p99-ms", "gauge", "99th percentile of the time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_p99_us)},
+      {"status-update-ack-latency-max-ms", "gauge", "Longest time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_max_us)},
       {"status-record-read-total", "counter", "Records read from the status topic", d(s.view.records_read)},
       {"status-record-read-errors-total", "counter", "Malformed status records skipped (logged with their offset)", d(s.view.read_errors)},
       {"status-replay-records", "gauge", "Records read by the start-up replay", d(s.view.replay_records)},

@@ -157,6 +157,11 @@ struct store_counters {
   uint64_t in_flight = 0;      // keys with a record inside the producer now
   uint64_t waiting_retry = 0;  // keys waiting for their backoff to elapse
   int64_t oldest_unacked_since_ns = -1;  // clock time of the oldest unresolved update; -1 none
+  // Accept-to-acknowledgement time of written updates since start (coalesced ones are not written);
+  // -1 until the first acknowledgement. From a log-linear histogram: at most 6.25 % high.
+  int64_t ack_latency_p50_us = -1;
+  int64_t ack_latency_p99_us = -1;
+  int64_t ack_latency_max_us = -1;
   friend bool operator==(const store_counters&, const store_counters&) = default;
 };
 
@@ -230,7 +235,8 @@ typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
   return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.retry, x.coalesced,
-           x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns);
+           x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns,
+           x.ack_latency_p50_us, x.ack_latency_p99_us, x.ack_latency_max_us);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {

@@ -219,6 +219,31 @@ CAF_TEST(the oldest unacknowledged age grows with virtual time) {
   CAF_CHECK_EQUAL(snapshot().oldest_unacked_age_ms, 0);
 }
 
+CAF_TEST(put to ack latency is measured in virtual time for written updates only) {
+  start();
+  CAF_CHECK_EQUAL(snapshot().counters.ack_latency_max_us, -1);  // nothing acknowledged yet
+  put(update("status-connector-a", "a1"));
+  advance_time(40ms);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto c = snapshot().counters;
+  CAF_CHECK_EQUAL(c.ack_latency_max_us, 40000);
+  CAF_CHECK_EQUAL(c.ack_latency_p50_us, 40000);  // one value: its bucket's edge is capped by max
+  // An update written by a retry: its latency runs from its accept, across the failure and backoff.
+  put(update("status-connector-b", "b1"));
+  report(produced().back(), RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);  // b1 will be retried after a backoff
+  const auto delay = next_expected_delay(0);
+  CAF_CHECK_EQUAL(advance_time(delay), 1u);
+  settle();
+  CAF_REQUIRE_EQUAL(produced().size(), 3u);
+  report(produced().back(), RD_KAFKA_RESP_ERR_NO_ERROR);
+  c = snapshot().counters;
+  const auto expected_us = std::chrono::duration_cast<std::chrono::microseconds>(delay).count();
+  CAF_CHECK_EQUAL(c.ack_latency_max_us, expected_us);  // max is exact, not bucketed
+  // The median of two is the lower, 40 ms, reported at most 1/16 high (its bucket's upper edge).
+  CAF_CHECK_GREATER_OR_EQUAL(c.ack_latency_p50_us, 40000);
+  CAF_CHECK_LESS_OR_EQUAL(c.ack_latency_p50_us, 40000 + 40000 / 16);
+}
+
 CAF_TEST(the timer of an abandoned retry does not fire a later retry early) {
   // Found by the fault simulation (seeds 613, 1145, 1212, 1320, 1358, 1862 of the first 2,000).
   start();

@@ -57,6 +57,15 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
   EXPECT_NE(text.find("# TYPE status_update_oldest_unacked_age_seconds gauge\nstatus_update_oldest_unacked_age_seconds 1.5\n"),
             std::string::npos);
   EXPECT_NE(text.find("status_replay_duration_seconds -1\n"), std::string::npos);  // still replaying
+  // Latency gauges: microseconds inside, seconds in Prometheus, -1 before the first acknowledgement.
+  EXPECT_NE(text.find("status_update_ack_latency_p99_seconds -1\n"), std::string::npos);
+  m.counters.ack_latency_p50_us = 250000;
+  m.counters.ack_latency_p99_us = 500000;
+  m.counters.ack_latency_max_us = 1500000;
+  const std::string acked = prometheus_text(m);
+  EXPECT_NE(acked.find("status_update_ack_latency_p50_seconds 0.25\n"), std::string::npos);
+  EXPECT_NE(acked.find("status_update_ack_latency_p99_seconds 0.5\n"), std::string::npos);
+  EXPECT_NE(acked.find("status_update_ack_latency_max_seconds 1.5\n"), std::string::npos);
   // Metric names (in TYPE and sample lines) use '_' only; HELP text may say anything.
   std::istringstream lines{text};
   for (std::string line; std::getline(lines, line);) {
