@@ -1,5 +1,6 @@
 #include "app/connection_config.hpp"
 
+#include "app/librdkafka_settings_check.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 
@@ -18,6 +19,7 @@ worker_config resolve_connection_config(const connection_options& options, const
   }
   std::vector<std::string> warnings;
   worker_config config = parse_worker_config(props, &warnings);
+  check_librdkafka_settings(config);
   auto log = component_logger("config");
   for (const auto& w : warnings) log->warn("{}", w);
   return config;

@@ -3,6 +3,7 @@
 #include "config/client_settings.hpp"
 #include "config/config_error.hpp"
 #include "config/secret_masking.hpp"
+#include "config/security_settings.hpp"
 #include "messages/trace_truncation.hpp"
 
 #include <algorithm>
@@ -341,6 +342,8 @@ class worker_config_parser {
         keys::trace_max_bytes, static_cast<int64_t>(min_trace_budget_bytes), std::numeric_limits<int32_t>::max());
     if (trace_budget) config_.trace_max_bytes = static_cast<int32_t>(*trace_budget);
     sort_remaining_keys();
+    // Java's security names (sasl.jaas.config, ssl.truststore.*) become librdkafka's, or fail here.
+    translate_security_settings(config_, warnings_);
     warn_about_replaced_overrides();
     return std::move(config_);
   }

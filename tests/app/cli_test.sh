@@ -62,11 +62,20 @@ printf 'bootstrap.servers=mock\nstatus.storage.topic=   \n' > "$tmp/blank.proper
 check "blank topic gives Connect's message" 2 "Must specify topic for connector status" -- "$bin" check-config "$tmp/blank.properties"
 check "missing file is an error" 2 "cannot read" -- "$bin" check-config "$tmp/does-not-exist.properties"
 
-printf '%s\n' "status.storage.topic=t" "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";" \
+printf '%s\n' "status.storage.topic=t" "sasl.mechanism=PLAIN" "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";" \
   "producer.ssl.key.password=hunter3" > "$tmp/secret.properties"
 out=$("$bin" check-config "$tmp/secret.properties" 2>&1)
 refuse "secrets are masked in check-config" "hunter2|hunter3" "$out"
-check "masked secrets are shown as [hidden]" 0 "sasl.jaas.config=\[hidden\]" -- "$bin" check-config "$tmp/secret.properties"
+check "masked secrets are shown as [hidden]" 0 "sasl.password=\[hidden\]" -- "$bin" check-config "$tmp/secret.properties"
+check "sasl.jaas.config becomes librdkafka's sasl.username" 0 "sasl.username=u" -- "$bin" check-config "$tmp/secret.properties"
+printf '%s\n' "status.storage.topic=t" "sasl.mechanism=PLAIN" "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule username=u password=hunter5;" > "$tmp/jaas-bad.properties"
+check "a malformed sasl.jaas.config exits 2 naming it" 2 "configuration sasl.jaas.config: Invalid login module control flag" -- "$bin" check-config "$tmp/jaas-bad.properties"
+out=$("$bin" check-config "$tmp/jaas-bad.properties" 2>&1)
+refuse "a malformed sasl.jaas.config never shows its password" "hunter5" "$out"
+printf '%s\n' "status.storage.topic=t" "security.protocol=SSL" "ssl.truststore.location=/etc/kafka/truststore.jks" "ssl.truststore.password=hunter6" > "$tmp/jks.properties"
+check "a JKS truststore exits 2 saying what to use instead" 2 "ssl.truststore.location: librdkafka 2.0.2 cannot read a JKS truststore.*ssl.ca.location" -- "$bin" check-config "$tmp/jks.properties"
+printf '%s\n' "status.storage.topic=t" "ssl.keystore.passwrd=hunter7" > "$tmp/unknown-ssl.properties"
+check "an ssl.* name librdkafka does not know exits 2 naming it" 2 "configuration ssl.keystore.passwrd: librdkafka refuses it: No such configuration property" -- "$bin" check-config "$tmp/unknown-ssl.properties"
 printf '%s\n' "status.storage.topic=t" "ssl.key.password=hunter4" "status.storage.retry.jitter.factor=2" > "$tmp/secret-bad.properties"
 out=$("$bin" check-config "$tmp/secret-bad.properties" 2>&1)
 refuse "secrets are masked in errors" "hunter4" "$out"

@@ -671,7 +671,9 @@ TEST(WorkerConfigSecrets, PrefixedSecretsAreMaskedInErrors) {
 TEST(WorkerConfigSecrets, WarningsNeverShowSecretValues) {
   const std::vector<std::string> warnings = warnings_for(with({
       {"my.password", "hunter2"},
-      {"producer.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule password=hunter2;"},
+      {"producer.sasl.mechanism", "PLAIN"},
+      {"producer.sasl.jaas.config",
+       "org.apache.kafka.common.security.plain.PlainLoginModule required username=u password=hunter2;"},
       {"consumer.ssl.key.password", "hunter2"},
   }));
   for (const std::string& warning : warnings) EXPECT_EQ(warning.find("hunter2"), std::string::npos) << warning;
@@ -716,7 +718,8 @@ TEST(EffectiveConfig, RestoresPrefixesAndMasksSecrets) {
       {"admin.request.timeout.ms", "5000"},
       {"admin.sasl.password", "hunter2"},
       {"security.protocol", "SASL_SSL"},
-      {"sasl.jaas.config", "secret stuff"},
+      {"sasl.mechanism", "PLAIN"},
+      {"sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=u password=hunter2;"},
       {"ssl.key.pem", "-----BEGIN PRIVATE KEY-----"},
       {"status.storage.retry.backoff.multiplier", "3"},
       {"status.storage.retry.jitter.factor", "0.1"},
@@ -735,7 +738,7 @@ TEST(EffectiveConfig, RestoresPrefixesAndMasksSecrets) {
   EXPECT_EQ(value_of("admin.request.timeout.ms"), "5000");
   EXPECT_EQ(value_of("admin.sasl.password"), "[hidden]");
   EXPECT_EQ(value_of("security.protocol"), "SASL_SSL");
-  EXPECT_EQ(value_of("sasl.jaas.config"), "[hidden]");
+  EXPECT_EQ(value_of("sasl.password"), "[hidden]");  // translated from sasl.jaas.config
   EXPECT_EQ(value_of("ssl.key.pem"), "[hidden]");
   EXPECT_EQ(value_of("status.storage.retry.backoff.multiplier"), "3.0");
   EXPECT_EQ(value_of("status.storage.retry.jitter.factor"), "0.1");

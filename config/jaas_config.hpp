@@ -1,0 +1,30 @@
+#pragma once
+// Java's sasl.jaas.config, as far as librdkafka can use it: the username and password of a
+// PlainLoginModule or ScramLoginModule entry. librdkafka has no JAAS; it takes sasl.username and
+// sasl.password instead, so a Connect worker's file would otherwise be refused.
+//
+// The grammar is Kafka's JaasConfig (a StreamTokenizer): `<LoginModuleClass> <ControlFlag>
+// (<option>=<value>)* ;` with values bare words or "quoted strings", // and /* */ comments. A client
+// takes exactly one entry. Errors are config_error naming the property; they never contain the
+// value or any part of it, since it holds a password.
+#include <string>
+#include <string_view>
+
+namespace status_store {
+
+inline constexpr std::string_view plain_login_module = "org.apache.kafka.common.security.plain.PlainLoginModule";
+inline constexpr std::string_view scram_login_module = "org.apache.kafka.common.security.scram.ScramLoginModule";
+
+struct jaas_credentials {
+  std::string login_module;  // plain_login_module or scram_login_module
+  std::string username;
+  std::string password;
+};
+
+/// The credentials in `value`, the value of the property `property` (sasl.jaas.config, possibly
+/// with a client prefix). Throws config_error for a malformed entry, more than one entry, another
+/// login module, a missing username or password, or ScramLoginModule's tokenauth (delegation
+/// tokens, which librdkafka 2.0.2 cannot send).
+jaas_credentials parse_jaas_credentials(std::string_view property, std::string_view value);
+
+}  // namespace status_store
