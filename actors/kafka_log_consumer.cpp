@@ -19,9 +19,10 @@ struct partition_list {
   ~partition_list() { rd_kafka_topic_partition_list_destroy(list); }
 };
 
-rd_kafka_t* make_consumer(const kafka_settings& settings) {
+rd_kafka_t* make_consumer(const kafka_settings& settings, credential_failure_watch& credentials) {
   char errstr[512];
   rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "consumer");
+  credentials.install(conf);
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
   if (!rk) {
     rd_kafka_conf_destroy(conf);
@@ -30,7 +31,8 @@ rd_kafka_t* make_consumer(const kafka_settings& settings) {
   return rk;
 }
 
-int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::time_point deadline) {
+int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::time_point deadline,
+                        const credential_failure_watch& credentials) {
   rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
   std::string last_error = "no answer";
   for (;;) {
@@ -44,6 +46,14 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
     else if (md->topic_cnt == 1)
       count = md->topics[0].partition_cnt;
     if (md) rd_kafka_metadata_destroy(md);
+    if (count <= 0) {
+      rd_kafka_poll(rk, 0);  // serves the error callback
+      if (const auto failure = credentials.failure()) {
+        rd_kafka_topic_destroy(rkt);
+        throw std::runtime_error("cannot read status topic '" + topic + "': authentication with the broker failed (" +
+                                 rd_kafka_err2name(failure->error) + "): " + failure->reason);
+      }
+    }
     if (count > 0 || remaining_ms(deadline) == 0) {
       rd_kafka_topic_destroy(rkt);
       if (count > 0) return count;
@@ -56,10 +66,10 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
 
 kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std::string& topic,
                                        std::chrono::milliseconds timeout)
-    : rk_(make_consumer(settings)), topic_(topic) {
+    : rk_(make_consumer(settings, *credentials_)), topic_(topic) {
   const auto deadline = clock_type::now() + timeout;
   try {
-    const int32_t n = partition_count(rk_, topic, deadline);
+    const int32_t n = partition_count(rk_, topic, deadline, *credentials_);
     // Start and end offsets via offsets_for_times: in librdkafka 2.0.2 query_watermark_offsets
     // ignores its timeout while a leader is down; this call honours it.
     partition_list starts{n}, ends{n};

@@ -3,6 +3,7 @@
 // assigned from the beginning, no consumer group joined, no offset committed. It captures the end
 // offsets when it is created, and says when it has read up to them ("caught up"), then keeps going.
 // Plain C++, used from one thread at a time.
+#include "actors/credential_failure_watch.hpp"
 #include "config/client_settings.hpp"
 #include "messages/protocol.hpp"
 
@@ -45,6 +46,9 @@ class kafka_log_consumer {
  private:
   void reached(int32_t partition);
 
+  // Before rk_, which its error callback points into: a rejected password ends start-up at once
+  // (std::runtime_error naming it) instead of as a metadata timeout.
+  std::unique_ptr<credential_failure_watch> credentials_ = std::make_unique<credential_failure_watch>("status reader");
   rd_kafka_t* rk_ = nullptr;
   std::string topic_;
   std::vector<int64_t> end_offsets_;

@@ -10,6 +10,7 @@ kafka_producer_client::kafka_producer_client(const kafka_settings& settings, con
   char errstr[512];
   rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "producer");
   rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
+  rd_kafka_conf_set_error_cb(conf, &kafka_producer_client::on_error);
   rd_kafka_conf_set_opaque(conf, this);
   rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
   if (!rk_) {
@@ -39,7 +40,27 @@ void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* m
   r.error = msg->err;
   r.partition = msg->partition;
   if (msg->err) r.error_text = rd_kafka_err2str(msg->err);
+  if (!msg->err) {
+    self->credentials_.clear();
+  } else if ((msg->err == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT ||
+              (msg->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE && self->polling_.load(std::memory_order_relaxed))) &&
+             self->credentials_.failing()) {
+    // Not sent because the broker refuses our credentials: report that, not a timeout.
+    if (const auto failure = self->credentials_.failure()) {
+      r.error = failure->error;
+      r.error_text = failure->reason;
+    }
+  }
   self->batch_.push_back(std::move(r));
+}
+
+void kafka_producer_client::on_error(rd_kafka_t* rk, int error, const char* reason, void* opaque) {
+  auto* self = static_cast<kafka_producer_client*>(opaque);
+  const auto code = static_cast<rd_kafka_resp_err_t>(error);
+  self->credentials_.on_error(code, reason);
+  // Records waiting for a connection would wait out message.timeout.ms for nothing; their purge
+  // reports arrive in this same poll loop.
+  if (credential_failure_watch::is_credential_error(code)) rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);
 }
 
 void kafka_producer_client::start_polling(delivery_sink sink) {

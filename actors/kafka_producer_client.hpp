@@ -3,6 +3,7 @@
 // create from settings, produce one record, and hand delivery reports to a sink in the batches
 // librdkafka serves them in. Reports are served by one dedicated poll thread blocking in
 // rd_kafka_poll — no busy polling, and never a blocking call on a CAF scheduler thread.
+#include "actors/credential_failure_watch.hpp"
 #include "config/client_settings.hpp"
 #include "messages/protocol.hpp"
 
@@ -41,6 +42,7 @@ class kafka_producer_client {
 
  private:
   static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
+  static void on_error(rd_kafka_t*, int error, const char* reason, void* opaque);
   void poll_loop();
 
   rd_kafka_t* rk_ = nullptr;
@@ -48,6 +50,11 @@ class kafka_producer_client {
   delivery_sink sink_;
   std::vector<delivery_result> batch_;  // filled by on_delivery during rd_kafka_poll (poll thread)
   std::atomic<bool> polling_{false};
+  // A rejected password or TLS set-up (see credential_failure_watch.hpp). While it lasts, queued
+  // records are purged and their reports, like timed-out ones, carry the credential error, which the
+  // error table does not retry: each update fails after one attempt instead of waiting out
+  // message.timeout.ms and its retries against a broker that will keep refusing it.
+  credential_failure_watch credentials_{"status producer"};
   std::thread poller_;
 };
 

@@ -1,5 +1,6 @@
 #include "app/status_topic_admin.hpp"
 
+#include "actors/credential_failure_watch.hpp"
 #include "actors/librdkafka_conf.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
@@ -30,9 +31,10 @@ struct event_deleter {
 };
 using event_ptr = std::unique_ptr<rd_kafka_event_t, event_deleter>;
 
-handle_ptr make_admin_client(const kafka_settings& settings) {
+handle_ptr make_admin_client(const kafka_settings& settings, credential_failure_watch& credentials) {
   char errstr[512];
   rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "admin");
+  credentials.install(conf);
   // The admin API works on a producer handle; it never produces.
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
   if (!rk) {
@@ -136,6 +138,16 @@ bool retriable_creation_error(rd_kafka_resp_err_t err) {
   }
 }
 
+/// Throws if the broker refused the admin client's credentials or TLS set-up: then no retry can
+/// succeed, and waiting out status.storage.startup.timeout.ms would only hide the cause.
+void fail_on_credential_failure(rd_kafka_t* rk, credential_failure_watch& credentials, const std::string& topic) {
+  rd_kafka_poll(rk, 0);  // serves the error callback
+  if (const auto failure = credentials.failure()) {
+    throw std::runtime_error("cannot set up status topic '" + topic + "': authentication with the broker failed (" +
+                             rd_kafka_err2name(failure->error) + "): " + failure->reason);
+  }
+}
+
 }  // namespace
 
 std::string non_compacted_topic_message(const std::string& topic, const std::string& policy) {
@@ -153,12 +165,15 @@ topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, con
                                        std::chrono::milliseconds timeout) {
   auto log = component_logger("topic-admin");
   const auto deadline = clock_type::now() + timeout;
-  auto rk = make_admin_client(admin_settings);
+  credential_failure_watch credentials{"admin"};
+  auto rk = make_admin_client(admin_settings, credentials);
   const std::string& topic = config.status_topic;
   auto backoff = std::chrono::milliseconds{100};
   bool existed = topic_exists(rk.get(), topic, std::min(remaining_ms(deadline), 5000));
+  if (!existed) fail_on_credential_failure(rk.get(), credentials, topic);
   while (!existed) {
     auto [err, message] = create_topic(rk.get(), config, std::max(std::min(remaining_ms(deadline), 30000), 1));
+    if (err) fail_on_credential_failure(rk.get(), credentials, topic);
     if (!err) {
       log->info("created status topic '{}': compacted, {} partition(s), replication factor {}", topic,
                 config.partitions, config.replication_factor);
