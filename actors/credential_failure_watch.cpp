@@ -1,12 +1,12 @@
 #include "actors/credential_failure_watch.hpp"
 
+#include "actors/delivery_error_table.hpp"
 #include "config/logging.hpp"
 
 namespace status_store {
 
 bool credential_failure_watch::is_credential_error(rd_kafka_resp_err_t error) {
-  return error == RD_KAFKA_RESP_ERR__AUTHENTICATION || error == RD_KAFKA_RESP_ERR__SSL ||
-         error == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
+  return is_authentication_error(error);
 }
 
 void credential_failure_watch::install(rd_kafka_conf_t* conf) {

@@ -123,9 +123,19 @@ std::string_view delivery_error_advice(rd_kafka_resp_err_t err) {
              "a long trace is the usual cause: lower status.storage.trace.max.bytes below those limits";
     case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
       return "the worker's principal needs Write (and Describe) on the status topic";
+    case RD_KAFKA_RESP_ERR__AUTHENTICATION:
+    case RD_KAFKA_RESP_ERR__SSL:
+    case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
+      return "the broker refused the client's credentials or TLS set-up: check security.protocol, sasl.* and ssl.* "
+             "(status-store.credentials logs the broker's reason)";
     default:
       return {};
   }
+}
+
+bool is_authentication_error(rd_kafka_resp_err_t err) {
+  return err == RD_KAFKA_RESP_ERR__AUTHENTICATION || err == RD_KAFKA_RESP_ERR__SSL ||
+         err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
 }
 
 }  // namespace status_store

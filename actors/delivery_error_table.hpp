@@ -36,4 +36,9 @@ delivery_outcome classify_delivery_error(rd_kafka_resp_err_t err);
 /// which of three size limits to change.
 std::string_view delivery_error_advice(rd_kafka_resp_err_t err);
 
+/// The broker refused the client's credentials or TLS set-up: _AUTHENTICATION, _SSL,
+/// SASL_AUTHENTICATION_FAILED. Not retriable (no retry can fix a password), and counted apart in
+/// status-update-authentication-failure-total, because it needs an operator, not a wait.
+bool is_authentication_error(rd_kafka_resp_err_t err);
+
 }  // namespace status_store

@@ -163,6 +163,18 @@ TEST(DeliveryErrorAdvice, SizeErrorsNameTheTraceBudgetAndTheLimits) {
   EXPECT_NE(delivery_error_advice(RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED).find("Write"), std::string_view::npos);
 }
 
+TEST(DeliveryErrorAdvice, AuthenticationErrorsNameTheSecuritySettingsAndAreCountedApart) {
+  for (auto e : {RD_KAFKA_RESP_ERR__AUTHENTICATION, RD_KAFKA_RESP_ERR__SSL, RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED}) {
+    EXPECT_EQ(classify_delivery_error(e), delivery_outcome::non_retriable) << rd_kafka_err2name(e);
+    EXPECT_TRUE(is_authentication_error(e)) << rd_kafka_err2name(e);
+    EXPECT_NE(std::string{delivery_error_advice(e)}.find("sasl.*"), std::string::npos) << rd_kafka_err2name(e);
+  }
+  for (auto e : {RD_KAFKA_RESP_ERR_NO_ERROR, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED,
+                 RD_KAFKA_RESP_ERR__TRANSPORT}) {
+    EXPECT_FALSE(is_authentication_error(e)) << rd_kafka_err2name(e);
+  }
+}
+
 TEST(DeliveryErrorAdvice, OnlyNonRetriableErrorsGetAdvice) {
   for (const auto& row : delivery_error_table()) {
     if (row.retriable) {
