@@ -65,7 +65,7 @@ struct coalescer_state {
 
   std::unordered_map<std::string, key_state> keys;
   std::unordered_set<std::string> worker_ids;  // the interned worker ids of known_status
-  /// accept_seq → accepted-at (clock ns) of every unresolved update: gives pending, the oldest
+  /// accept_seq → put time (the facade's, else the accept; clock ns) of every unresolved update: gives pending, the oldest
   /// unacknowledged age, and flush watermarks in one ordered structure.
   std::map<uint64_t, int64_t> unresolved;
   uint64_t last_accept_seq = 0;
@@ -164,7 +164,7 @@ void accept(self_ptr self, status_update& u) {
   ++st.counters.accepted;
   pending_update p{u.tombstone, std::move(u.value), u.safe, std::move(u.worker_id), u.generation,
                    ++st.last_accept_seq};
-  st.unresolved.emplace(p.accept_seq, now_ns(self));
+  st.unresolved.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns(self));
   auto& ks = st.keys[u.key];
   if (p.safe && !can_write_safely(ks.known, p)) {
     ++st.counters.dropped_stale;

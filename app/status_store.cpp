@@ -112,7 +112,16 @@ void store::start(store_options options) {
 
 store::~store() { stop(); }
 
+namespace {
+// CAF 0.17's actor clock is steady_clock, so the coalescer can compare this with its own now().
+int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 void store::send(status_update update) {
+  update.put_ns = steady_now_ns();
   caf::anon_send(coalescer_, put_atom::value, std::move(update));
 }
 
@@ -146,7 +155,10 @@ void store::delete_topic(const std::string& connector, const std::string& topic)
 }
 
 void store::put_all(std::vector<status_update> updates) {
-  if (!updates.empty()) caf::anon_send(coalescer_, put_atom::value, std::move(updates));
+  if (updates.empty()) return;
+  const int64_t now = steady_now_ns();
+  for (auto& u : updates) u.put_ns = now;
+  caf::anon_send(coalescer_, put_atom::value, std::move(updates));
 }
 
 bool store::flush(std::chrono::milliseconds timeout) {

@@ -102,6 +102,9 @@ struct status_update {
   bool safe = false;
   std::string worker_id;  // for putSafe's rule; empty for topic statuses
   int32_t generation = 0;
+  // steady_clock time of the facade's put (ns since its epoch, CAF's actor clock): the pending age and
+  // the put-to-ack latency then include the wait in the coalescer's mailbox. 0: the accept time.
+  int64_t put_ns = 0;
   friend bool operator==(const status_update&, const status_update&) = default;
 };
 
@@ -214,7 +217,7 @@ struct drain_report {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_update& x) {
   return f(caf::meta::type_name("status_update"), x.key, x.tombstone, x.value, x.safe, x.worker_id,
-           x.generation);
+           x.generation, x.put_ns);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observed_status& x) {
