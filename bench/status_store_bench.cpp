@@ -5,96 +5,37 @@
 //               with the same producer settings (the ceiling);
 //   replay      a topic of R records (every 97th a tombstone) read to its end by a store's start-up
 //               replay — beside a raw consumer reading the same topic (the ceiling);
+//   latency     put-to-ack p50/p99/max at half the raw ceiling's rate, beside the raw producer's
+//               send-to-report latency at the same rate (latency_scenario.cpp);
+//   outage      every broker down for T seconds while U updates arrive over K keys: records written
+//               after recovery and time until every key's latest value is acknowledged, status-store
+//               beside an in-order writer that writes every update as Connect does (outage_scenario.cpp);
 //   memory      heap bytes in use per tracked key at steady state: K distinct keys written and read
 //               back by a store, minus the same records written by the raw producer (so the mock's
-//               own storage of the records cancels out).
+//               own storage of the records cancels out); and under an update storm, many updates to
+//               few keys (update_storm_scenario.cpp).
 // Each measurement runs in a child process of its own (same binary, --child MODE), so memory figures
 // and allocator state never mix. Prints a table of ratios and writes the raw figures as JSON.
+#include "bench_support.hpp"
+
 #include "actors/kafka_topic_reader.hpp"
 #include "app/mock_cluster.hpp"
-#include "app/status_store.hpp"
-#include "config/client_settings.hpp"
 #include "config/logging.hpp"
-#include "messages/status_record_codec.hpp"
 #include "messages/status_updates.hpp"
 
-#include <librdkafka/rdkafka.h>
-#include <malloc.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 using namespace status_store;
-using clock_type = std::chrono::steady_clock;
+using namespace status_store::bench;
 
 namespace {
-
-struct options {
-  std::string bootstrap;  // empty: an in-process mock cluster owned by the orchestrator
-  uint64_t updates = 1000000, keys = 10000, replay_records = 300000, memory_keys = 200000;
-  std::string json_path = "bench/results/latest.json";
-};
-
-double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
-
-/// Heap bytes in use. Steady-state state, unlike RSS, which keeps every transient peak (mailbox
-/// backlogs, fetch buffers) that malloc never returns to the system.
-long heap_in_use() { return static_cast<long>(mallinfo2().uordblks); }
-
-worker_config bench_config(const std::string& bootstrap, const std::string& topic) {
-  return parse_worker_config({{"bootstrap.servers", bootstrap},
-                              {"group.id", "bench"},
-                              {"status.storage.topic", topic},
-                              {"status.storage.partitions", "6"},
-                              {"status.storage.replication.factor", "1"}});
-}
-
-connector_status status_for(uint64_t i, uint64_t keys) {
-  return connector_status{"bench-connector-" + std::to_string(i % keys),
-                          status_value{i % 5 ? status_state::running : status_state::paused, std::nullopt,
-                                       "bench-worker-1:8083", static_cast<int32_t>(i / keys)}};
-}
-
-/// The raw ceiling: the status producer's settings, the same records, reports served inline.
-double raw_produce(const worker_config& config, const std::string& bootstrap, uint64_t count, uint64_t keys,
-                   bool tombstones = false) {
-  kafka_settings settings = producer_settings(config);
-  settings.emplace_back("bootstrap.servers", bootstrap);
-  char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  for (auto& [k, v] : settings) rd_kafka_conf_set(conf, k.c_str(), v.c_str(), errstr, sizeof errstr);
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-  rd_kafka_topic_t* topic = rd_kafka_topic_new(rk, config.status_topic.c_str(), nullptr);
-  std::vector<status_record> records;
-  records.reserve(count);
-  for (uint64_t i = 0; i < count; ++i) {
-    auto r = encode_connector_record(status_for(i, keys));
-    if (tombstones && i % 97 == 96) r.value.reset();
-    records.push_back(std::move(r));
-  }
-  const auto start = clock_type::now();
-  for (uint64_t i = 0; i < count; ++i) {
-    auto& r = records[i];
-    while (rd_kafka_produce(topic, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
-                            r.value ? r.value->data() : nullptr, r.value ? r.value->size() : 0, r.key.data(),
-                            r.key.size(), nullptr) != 0)
-      rd_kafka_poll(rk, 1);  // queue full: serve reports, then go on
-    if ((i & 1023) == 0) rd_kafka_poll(rk, 0);
-  }
-  rd_kafka_flush(rk, 600000);
-  const double elapsed = seconds_since(start);
-  rd_kafka_topic_destroy(topic);
-  rd_kafka_destroy(rk);
-  return elapsed;
-}
 
 /// U updates through the facade until all are resolved: one `put` each, or `put_all` in batches of
 /// 1,000 (one actor message per batch). The statuses are built before the clock starts.
@@ -154,6 +95,11 @@ nlohmann::json child(const std::string& mode, const options& o) {
     s.stop();
     return {{"seconds", static_cast<double>(v.replay_ms) / 1000.0}, {"records", v.replay_records}};
   }
+  if (mode == "latency-raw") return latency_raw(o);
+  if (mode == "latency-store") return latency_store(o);
+  if (mode == "outage-coalescing") return outage(o, true);
+  if (mode == "outage-in-order") return outage(o, false);
+  if (mode == "update-storm") return update_storm(o);
   if (mode == "memory-raw" || mode == "memory-store") {
     const std::string topic = "bench-memory-" + mode.substr(7);
     auto config = bench_config(o.bootstrap, topic);
@@ -195,7 +141,19 @@ nlohmann::json run_child(const std::string& self, const std::string& mode, const
                                         "--replay-records",
                                         std::to_string(o.replay_records),
                                         "--memory-keys",
-                                        std::to_string(o.memory_keys)};
+                                        std::to_string(o.memory_keys),
+                                        "--latency-rate",
+                                        std::to_string(o.latency_rate),
+                                        "--outage-seconds",
+                                        std::to_string(o.outage_seconds),
+                                        "--outage-updates",
+                                        std::to_string(o.outage_updates),
+                                        "--outage-keys",
+                                        std::to_string(o.outage_keys),
+                                        "--storm-updates",
+                                        std::to_string(o.storm_updates),
+                                        "--storm-keys",
+                                        std::to_string(o.storm_keys)};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -210,7 +168,10 @@ nlohmann::json run_child(const std::string& self, const std::string& mode, const
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(mode + " failed: " + out);
-  return nlohmann::json::parse(out.substr(out.rfind('{')));
+  // The figures are the child's last line (librdkafka or CAF may have printed before it).
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  const auto line_start = out.rfind('\n');
+  return nlohmann::json::parse(line_start == std::string::npos ? out : out.substr(line_start + 1));
 }
 
 options parse(int argc, char** argv, std::string& child_mode) {
@@ -227,6 +188,12 @@ options parse(int argc, char** argv, std::string& child_mode) {
     else if (a == "--keys") o.keys = std::stoull(next());
     else if (a == "--replay-records") o.replay_records = std::stoull(next());
     else if (a == "--memory-keys") o.memory_keys = std::stoull(next());
+    else if (a == "--latency-rate") o.latency_rate = std::stod(next());
+    else if (a == "--outage-seconds") o.outage_seconds = std::stod(next());
+    else if (a == "--outage-updates") o.outage_updates = std::stoull(next());
+    else if (a == "--outage-keys") o.outage_keys = std::stoull(next());
+    else if (a == "--storm-updates") o.storm_updates = std::stoull(next());
+    else if (a == "--storm-keys") o.storm_keys = std::stoull(next());
     else if (a == "--json") o.json_path = next();
     else throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
   }
@@ -247,7 +214,7 @@ int main(int argc, char** argv) {
     if (o.bootstrap.empty()) {
       mock = std::make_unique<mock_cluster>(3);
       for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
-                            "bench-memory-store"})
+                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     }
@@ -257,12 +224,19 @@ int main(int argc, char** argv) {
     const std::string binary = len > 0 ? std::string{exe, static_cast<size_t>(len)} : std::string{argv[0]};
     std::cerr << "running on " << (mock ? "an in-process mock cluster" : o.bootstrap) << " ...\n";
     nlohmann::json results;
-    for (const char* mode : {"throughput-raw", "throughput-store", "throughput-store-batched", "replay-write", "replay-raw", "replay-store",
-                             "memory-raw", "memory-store"}) {
+    const auto run = [&](const char* mode) {
       std::cerr << "  " << mode << "\n";
       results[mode] = run_child(binary, mode, o);
-    }
+    };
+    run("throughput-raw");
     const double raw_rate = static_cast<double>(o.updates) / results["throughput-raw"]["seconds"].get<double>();
+    // The latency target is stated at half load: half of the ceiling this run just measured.
+    if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
+    for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
+                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm"})
+      run(mode);
+    // The outage needs brokers it can stop: each run owns an in-process mock cluster.
+    for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
     const double store_rate = static_cast<double>(o.updates) / results["throughput-store"]["seconds"].get<double>();
     const double batched_rate =
         static_cast<double>(o.updates) / results["throughput-store-batched"]["seconds"].get<double>();
@@ -277,12 +251,24 @@ int main(int argc, char** argv) {
     gethostname(host, sizeof host - 1);
     results["parameters"] = {{"updates", o.updates},         {"keys", o.keys},
                              {"replay_records", o.replay_records}, {"memory_keys", o.memory_keys},
+                             {"latency_rate", o.latency_rate},     {"outage_seconds", o.outage_seconds},
+                             {"outage_updates", o.outage_updates}, {"outage_keys", o.outage_keys},
+                             {"storm_updates", o.storm_updates},   {"storm_keys", o.storm_keys},
                              {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap},
                              {"cpus", sysconf(_SC_NPROCESSORS_ONLN)}, {"host", host}};
+    const auto& lat_store = results["latency-store"];
+    const auto& lat_raw = results["latency-raw"];
+    const auto p99_ratio = lat_store["p99_us"].get<double>() / std::max(1.0, lat_raw["p99_us"].get<double>());
+    const auto& out_c = results["outage-coalescing"];
+    const auto& out_o = results["outage-in-order"];
+    const auto& storm = results["update-storm"];
     results["ratios"] = {{"throughput_vs_raw", store_rate / raw_rate},
                          {"batched_throughput_vs_raw", batched_rate / raw_rate},
+                         {"p99_latency_vs_raw_at_half_load", p99_ratio},
                          {"replay_vs_raw", store_replay / raw_replay},
-                         {"bytes_per_key_beyond_raw", bytes_per_key}};
+                         {"bytes_per_key_beyond_raw", bytes_per_key},
+                         {"outage_records_after_recovery_per_key",
+                          out_c["records_after_recovery"].get<double>() / static_cast<double>(o.outage_keys)}};
     std::printf("\n%-44s %14s %14s %8s %s\n", "scenario", "status-store", "raw librdkafka", "ratio", "target");
     std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "throughput: updates resolved vs records acked", store_rate,
                 raw_rate, store_rate / raw_rate, ">= 0.8");
@@ -292,11 +278,49 @@ int main(int argc, char** argv) {
                 raw_replay, store_replay / raw_replay, ">= 0.7");
     std::printf("%-44s %14.0f %14s %8s %s\n", "memory: bytes per tracked key beyond raw", bytes_per_key, "-", "-",
                 "<= 256");
+    std::printf("%-44s %12.2fms %12.2fms %8.2f %s\n", "latency at half load: p99 put->ack", lat_store["p99_us"].get<double>() / 1000,
+                lat_raw["p99_us"].get<double>() / 1000, p99_ratio, "<= 2");
+    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: p50 put->ack", lat_store["p50_us"].get<double>() / 1000,
+                lat_raw["p50_us"].get<double>() / 1000, "-");
+    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: max put->ack", lat_store["max_us"].get<double>() / 1000,
+                lat_raw["max_us"].get<double>() / 1000, "-");
+    std::printf("\n%-44s %14s %14s %s\n", "outage (mock cluster)", "status-store", "in order", "target");
+    std::printf("%-44s %14llu %14llu %s\n", "records written after recovery",
+                static_cast<unsigned long long>(out_c["records_after_recovery"].get<uint64_t>()),
+                static_cast<unsigned long long>(out_o["records_after_recovery"].get<uint64_t>()),
+                ("<= keys (" + std::to_string(o.outage_keys) + ")").c_str());
+    std::printf("%-44s %13.2fs %13.2fs\n", "recovery until every latest value is acked",
+                out_c["seconds_to_latest"].get<double>(), out_o["seconds_to_latest"].get<double>());
+    std::printf("%-44s %14llu %14llu\n", "failures",
+                static_cast<unsigned long long>(out_c["failures"].get<uint64_t>()),
+                static_cast<unsigned long long>(out_o["failures"].get<uint64_t>()));
+    std::printf("\nupdate storm: %llu updates over %llu keys; heap after a flush at each quarter:",
+                static_cast<unsigned long long>(o.storm_updates), static_cast<unsigned long long>(o.storm_keys));
+    for (const auto& q : storm["settled"]) std::printf(" %ld", q["heap_bytes"].get<long>());
+    std::printf(" bytes (first to last quarter: %+ld); peak between flushes %ld bytes\n",
+                storm["growth_first_to_last_quarter_bytes"].get<long>(), storm["peak_unsettled_heap_bytes"].get<long>());
     std::printf("\nstatus-store wrote %llu records for %llu updates (%llu coalesced)\n",
                 static_cast<unsigned long long>(results["throughput-store"]["records"].get<uint64_t>()),
                 static_cast<unsigned long long>(o.updates),
                 static_cast<unsigned long long>(results["throughput-store"]["coalesced"].get<uint64_t>()));
     std::ofstream{o.json_path} << results.dump(2) << "\n";
+    // The chart's data (scripts/bench.sh draws it with bench/ratios.gnuplot): one row per ratio,
+    // "higher is better" rows as they are, "lower is better" rows as target / value, so every bar
+    // reaching 1 meets its target.
+    {
+      std::string tsv_path = o.json_path;
+      if (tsv_path.size() > 5 && tsv_path.ends_with(".json")) tsv_path.replace(tsv_path.size() - 5, 5, ".tsv");
+      else tsv_path += ".tsv";
+      std::ofstream tsv{tsv_path};
+      tsv << "scenario\tscore\n";
+      tsv << "\"throughput, put\"\t" << (store_rate / raw_rate) / 0.8 << "\n";
+      tsv << "\"throughput, put_all\"\t" << (batched_rate / raw_rate) / 0.8 << "\n";
+      tsv << "\"p99 latency\"\t" << 2.0 / std::max(p99_ratio, 1e-9) << "\n";
+      tsv << "\"replay\"\t" << (store_replay / raw_replay) / 0.7 << "\n";
+      tsv << "\"bytes per key\"\t" << 256.0 / std::max(bytes_per_key, 1.0) << "\n";
+      tsv << "\"outage records\"\t"
+          << static_cast<double>(o.outage_keys) / std::max(1.0, out_c["records_after_recovery"].get<double>()) << "\n";
+    }
     std::cout << "raw figures: " << o.json_path << "\n";
     return 0;
   } catch (const std::exception& e) {

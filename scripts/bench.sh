@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the benchmarks side by side in one run; extra arguments go to the
 # harness (--bootstrap-servers HOST:PORT for a real cluster, --updates, --keys, --replay-records,
-# --memory-keys, --json PATH). Prints the table of ratios; writes bench/results/latest.json.
+# --memory-keys, --latency-rate, --outage-seconds/-updates/-keys, --storm-updates/-keys, --json PATH).
+# Prints the table of ratios; writes bench/results/latest.json, latest.tsv and the chart latest.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTATUS_STORE_TESTS=OFF >/dev/null
 cmake --build build-release --target status_store_bench -j2
+# The chart needs gnuplot (Debian's gnuplot-nox, PNG through libgd); only the benchmark needs it.
+if ! command -v gnuplot >/dev/null; then
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends gnuplot-nox
+fi
 mkdir -p bench/results
-exec ./build-release/bench/status_store_bench "$@"
+json=bench/results/latest.json
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = --json ] && json=${args[$((i + 1))]}; done
+./build-release/bench/status_store_bench "$@"
+chart=${json%.json}.png
+gnuplot -e "data='${json%.json}.tsv'; out='$chart'; title='status-store benchmark scores, $(date -u +%F) on $(nproc) CPUs'" \
+  bench/ratios.gnuplot
+echo "chart: $chart"

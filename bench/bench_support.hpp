@@ -1,0 +1,89 @@
+#pragma once
+// What every benchmark scenario shares: the options, the status stream both sides send, the store's
+// configuration, the raw librdkafka producer (the ceiling) and the clocks.
+#include "actors/latency_histogram.hpp"
+#include "app/status_store.hpp"
+#include "config/client_settings.hpp"
+#include "messages/status_record_codec.hpp"
+
+#include <librdkafka/rdkafka.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace status_store::bench {
+
+using clock_type = std::chrono::steady_clock;
+
+struct options {
+  std::string bootstrap;  // empty: an in-process mock cluster owned by the orchestrator
+  uint64_t updates = 1000000, keys = 10000, replay_records = 300000, memory_keys = 200000;
+  // latency: paced at this rate (0: half the raw ceiling measured earlier in the same run)
+  double latency_rate = 0;
+  // outage: every broker down for outage_seconds while outage_updates arrive over outage_keys keys
+  double outage_seconds = 5;
+  uint64_t outage_updates = 100000, outage_keys = 1000;
+  // update storm: storm_updates over storm_keys keys, heap sampled as it goes
+  uint64_t storm_updates = 2000000, storm_keys = 1000;
+  std::string json_path = "bench/results/latest.json";
+};
+
+inline double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+/// Heap bytes in use: steady-state state, unlike RSS, which keeps every transient peak (mailbox
+/// backlogs, fetch buffers) that malloc never returns to the system.
+long heap_in_use();
+
+worker_config bench_config(const std::string& bootstrap, const std::string& topic);
+
+/// Update i of the stream: connector i % keys, generation i / keys (so every update differs).
+connector_status status_for(uint64_t i, uint64_t keys);
+
+/// A raw librdkafka producer with the status producer's settings (plus `extra`), delivery reports
+/// served by poll(). Its reports feed a latency histogram (send to report) and a count of successes.
+class raw_producer {
+ public:
+  raw_producer(const worker_config& config, const std::string& bootstrap, const kafka_settings& extra = {});
+  ~raw_producer();
+  raw_producer(const raw_producer&) = delete;
+  raw_producer& operator=(const raw_producer&) = delete;
+
+  /// Sends one record (a tombstone when `value` is null), serving reports while the queue is full.
+  void send(const std::string& key, const std::string* value);
+  void poll(int timeout_ms = 0) { rd_kafka_poll(rk_, timeout_ms); }
+  /// Waits until every record is reported; true if all were within `timeout`.
+  bool flush(std::chrono::milliseconds timeout);
+
+  uint64_t acknowledged() const { return acknowledged_; }
+  uint64_t failed() const { return failed_; }
+  const latency_histogram& latency() const { return latency_; }
+
+ private:
+  static void on_report(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
+
+  rd_kafka_t* rk_ = nullptr;
+  rd_kafka_topic_t* topic_ = nullptr;
+  uint64_t acknowledged_ = 0;
+  uint64_t failed_ = 0;
+  latency_histogram latency_;
+};
+
+/// The raw ceiling of the throughput and replay scenarios: `count` records of the stream as fast as
+/// librdkafka takes them (every 97th a tombstone with `tombstones`); seconds until all are reported.
+double raw_produce(const worker_config& config, const std::string& bootstrap, uint64_t count, uint64_t keys,
+                   bool tombstones = false);
+
+/// Sleeps until `start + i / rate` (pacing a stream at `rate` per second); checked every 64 sends.
+void pace(clock_type::time_point start, uint64_t i, double rate);
+
+// ---- the scenarios in files of their own; each runs in a child process and returns its figures ------
+nlohmann::json latency_raw(const options& o);
+nlohmann::json latency_store(const options& o);
+nlohmann::json outage(const options& o, bool coalescing);
+nlohmann::json update_storm(const options& o);
+
+}  // namespace status_store::bench
