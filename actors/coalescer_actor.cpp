@@ -213,6 +213,7 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
       advance(self, r.key, ks);
       return;
     case delivery_outcome::non_retriable: {
+      if (is_authentication_error(static_cast<rd_kafka_resp_err_t>(r.error))) ++st.counters.authentication_failure;
       const auto advice = delivery_error_advice(static_cast<rd_kafka_resp_err_t>(r.error));
       fail_head(self, r.key, ks, r, advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{advice});
       return;

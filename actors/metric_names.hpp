@@ -27,6 +27,7 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
   return {
       {"status-update-success-total", "counter", "Status updates acknowledged by Kafka", d(c.success)},
       {"status-update-failure-total", "counter", "Status updates given up after all retries or a non-retriable error", d(c.failure)},
+      {"status-update-authentication-failure-total", "counter", "Status updates failed because the broker refused the client's credentials or TLS set-up (also in status-update-failure-total)", d(c.authentication_failure)},
       {"status-update-retry-total", "counter", "Re-sends of status updates after a retriable error", d(c.retry)},
       {"status-update-coalesced-total", "counter", "Status updates replaced by a newer value for the same key before being written", d(c.coalesced)},
       {"status-update-stale-dropped-total", "counter", "putSafe updates refused because a newer generation of another worker is known", d(c.dropped_stale)},

@@ -153,6 +153,8 @@ struct store_counters {
   uint64_t accepted = 0;       // updates taken in by put/putSafe/topic put/delete
   uint64_t success = 0;        // status-update-success-total
   uint64_t failure = 0;        // status-update-failure-total
+  uint64_t authentication_failure = 0;  // status-update-authentication-failure-total: failures (counted in
+                                        // failure too) because the broker refused credentials or TLS
   uint64_t retry = 0;          // status-update-retry-total: re-sends after a retriable error
   uint64_t coalesced = 0;      // status-update-coalesced-total: replaced by a newer value unsent
   uint64_t dropped_stale = 0;  // status-update-stale-dropped-total: putSafe refused
@@ -237,7 +239,7 @@ typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
-  return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.retry, x.coalesced,
+  return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.authentication_failure, x.retry, x.coalesced,
            x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns,
            x.ack_latency_p50_us, x.ack_latency_p99_us, x.ack_latency_max_us);
 }

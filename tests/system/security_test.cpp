@@ -83,6 +83,7 @@ struct SecureBroker : single_node_test {
       EXPECT_EQ(c.success, 20u);
       EXPECT_EQ(c.failure, 0u);
       EXPECT_EQ(c.retry, 0u);
+      EXPECT_EQ(c.authentication_failure, 0u);
       const std::string prometheus = prometheus_text(writer->metrics());
       EXPECT_EQ(prometheus.find(password), std::string::npos) << "the password in the Prometheus text";
       writer->stop();
@@ -159,8 +160,10 @@ TEST_F(SecureBroker, AProducerThatCannotAuthenticateFailsEachUpdateOnceWithoutRe
   EXPECT_EQ(c.accepted, 15u);
   EXPECT_EQ(c.failure, 15u) << "every update fails";
   EXPECT_EQ(c.success, 0u);
+  EXPECT_EQ(c.authentication_failure, 15u) << "counted apart as authentication failures";
   EXPECT_EQ(c.retry, 0u) << "an authentication failure is not retried";
   EXPECT_NE(prometheus.find("status_update_failure_total 15"), std::string::npos) << prometheus;
+  EXPECT_NE(prometheus.find("status_update_authentication_failure_total 15"), std::string::npos) << prometheus;
   EXPECT_NE(captured.find("_AUTHENTICATION"), std::string::npos) << "the failures name the authentication error";
   EXPECT_EQ(occurrences(captured, "status producer: "), 1u) << "logged once:\n" << captured;
   EXPECT_EQ(captured.find(wrong_password), std::string::npos) << "the password is in the log";
