@@ -33,6 +33,11 @@ import java.util.TreeSet;
  *   records BOOTSTRAP TOPIC              every record of the topic with a plain consumer, one JSON line
  *                                        each, with the partition Java's producer picks for its key;
  *                                        exit 1 if any record is on another partition
+ *   bench-put    BOOTSTRAP TOPIC UPDATES KEYS   issue 7's incumbent: UPDATES task-status puts over KEYS
+ *                                               keys until all are acknowledged, one JSON line
+ *   bench-replay BOOTSTRAP TOPIC [KEYS]         issue 7's incumbent: start() until the view is
+ *                                               complete, one JSON line (KEYS: check that the view
+ *                                               holds bench-put's KEYS task statuses)
  * </pre>
  *
  * An operation is one JSON object per line, applied in order:
@@ -79,6 +84,14 @@ public final class InteropDriver {
             case "records":
                 if (args.length != 3) return usage();
                 return RawTopic.printRecords(args[1], args[2]) ? 0 : 1;
+            case "bench-put":
+                if (args.length != 5) return usage();
+                printLine(IncumbentBenchmark.put(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4])));
+                return 0;
+            case "bench-replay":
+                if (args.length != 3 && args.length != 4) return usage();
+                printLine(IncumbentBenchmark.replay(args[1], args[2], args.length == 4 ? Integer.parseInt(args[3]) : 0));
+                return 0;
             case "help":
             case "--help":
                 System.out.println(USAGE);
@@ -93,7 +106,9 @@ public final class InteropDriver {
             "  version                                  Kafka version of the connect-runtime in use",
             "  write   BOOTSTRAP TOPIC OPS_FILE         apply status operations (JSON lines) through KafkaStatusBackingStore",
             "  read    BOOTSTRAP TOPIC [NAMES_FILE]     print KafkaStatusBackingStore's view of the topic (and of the named connectors) as JSON",
-            "  records BOOTSTRAP TOPIC                  print every record with its partition and Java's partition for its key");
+            "  records BOOTSTRAP TOPIC                  print every record with its partition and Java's partition for its key",
+            "  bench-put    BOOTSTRAP TOPIC UPDATES KEYS   time UPDATES task-status puts over KEYS keys until all are acknowledged",
+            "  bench-replay BOOTSTRAP TOPIC [KEYS]         time start() until the view of the topic is complete");
 
     private static int usage() {
         System.err.println(USAGE);
