@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds everything, and runs every test; then runs the
 # system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three); then
-# builds the unit and actor tests again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# them; then the unit, actor and integration tests under ThreadSanitizer; then fuzzes the record codec
+# builds the unit, actor, sim and integration tests again with AddressSanitizer +
+# UndefinedBehaviorSanitizer and runs them; then the same under ThreadSanitizer; then fuzzes the record codec
 # and the configuration parser for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
 # SKIP_SYSTEM=1, SKIP_SANITIZERS=1 (ASan and TSan), SKIP_TSAN=1 and SKIP_FUZZ=1 make a quicker local run.
 set -euo pipefail
@@ -32,24 +32,32 @@ else
   echo "== system: SKIPPED (SKIP_SYSTEM=1) =="
 fi
 
+# The sanitizer builds run the simulation with SANITIZER_SIM_SEEDS seeds (the main phase runs 2,000):
+# they are 10-20x slower, and what they look for (memory and threading errors) shows in any seed.
+SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-400}
+
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== sanitizers: unit and actor tests under ASan + UBSan =="
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=address,undefined >/dev/null
-  cmake --build build-asan --target unit_tests actor_tests -j2
+  echo "== sanitizers: unit, actor, sim and integration tests under ASan + UBSan =="
+  asan_start=$(date +%s)
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=address,undefined \
+    -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
+  cmake --build build-asan --target unit_tests actor_tests integration_tests -j2
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/tests/sanitizers/ubsan.supp \
-    ctest --test-dir build-asan -j2 --output-on-failure -L '^(unit|actor)$' --timeout 600
+    ctest --test-dir build-asan -j2 --output-on-failure -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
+  echo "== ASan + UBSan: no report, $(( $(date +%s) - asan_start )) s =="
 fi
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
-  echo "== sanitizers: unit, actor and integration tests under ThreadSanitizer =="
+  echo "== sanitizers: unit, actor, sim and integration tests under ThreadSanitizer =="
   tsan_start=$(date +%s)
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=thread >/dev/null
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=thread \
+    -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
   cmake --build build-tsan --target unit_tests actor_tests integration_tests -j2
   # The first report ends its test with exit code 66; the suppressions cover third-party code only
   # (tests/sanitizers/tsan.supp, each explained there).
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
-    ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|actor|integration)$' --no-tests=error --timeout 600
+    ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
   echo "== ThreadSanitizer: no report, $(( $(date +%s) - tsan_start )) s =="
 fi
 
