@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds everything, and runs every test; then runs the
-# system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three); then
+# system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three) and, on the
+# one node, the interop tests with Kafka Connect's own Java status store; then
 # builds the unit, actor, sim and integration tests again with AddressSanitizer +
 # UndefinedBehaviorSanitizer and runs them; then the same under ThreadSanitizer; then fuzzes the record codec
 # and the configuration parser for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
@@ -13,17 +14,20 @@ bash scripts/install-deps.sh
 echo "== build (RelWithDebInfo) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2
-echo "== tests: every label but system (those need the brokers of the next phase) =="
-ctest --test-dir build -j2 --output-on-failure --timeout 600 -LE '^system'
+echo "== tests: every label but system and interop (those need the brokers of the next phase) =="
+ctest --test-dir build -j2 --output-on-failure --timeout 600 -LE '^(system|interop)'
 
 if [ "${SKIP_SYSTEM:-0}" != 1 ]; then
   echo "== system: status-store on real Apache Kafka brokers (scripts/kafka-local.sh) =="
   system_start=$(date +%s)
   trap 'bash scripts/kafka-local.sh down' EXIT  # whatever happens, no broker outlives this script
   bash scripts/kafka-local.sh fetch >/dev/null   # the first run downloads the jars and logs the time
+  # The interop tests' Java driver (Kafka Connect's KafkaStatusBackingStore, connect-runtime of the
+  # broker's version), built with Maven into build/interop-java; the first build logs its download.
+  bash tests/interop/build-java-driver.sh build
   # Each `run` starts a fresh cluster, exports STATUS_STORE_BOOTSTRAP etc. and always stops it.
   bash scripts/kafka-local.sh run 1 -- \
-    ctest --test-dir build -L '^system$' --output-on-failure --no-tests=error --timeout 300
+    ctest --test-dir build -L '^(system|interop)$' --output-on-failure --no-tests=error --timeout 300
   bash scripts/kafka-local.sh run 3 -- \
     ctest --test-dir build -L '^system-cluster$' --output-on-failure --no-tests=error --timeout 300
   trap - EXIT
