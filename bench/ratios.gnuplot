@@ -1,7 +1,7 @@
 # The benchmark's scores as a bar chart: each bar is (measured ratio / target), turned so that higher
 # is better; a bar at or above the line at 1 meets its target. Called by scripts/bench.sh:
 #   gnuplot -e "data='bench/results/latest.tsv'; out='bench/results/latest.png'; title='...'" bench/ratios.gnuplot
-set terminal png size 900,480 font ",10"
+set terminal png size 900,480 font ",10" noenhanced
 set output out
 set title title
 set style data histograms

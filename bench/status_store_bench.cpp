@@ -20,6 +20,7 @@
 
 #include "actors/kafka_topic_reader.hpp"
 #include "app/mock_cluster.hpp"
+#include "app/status_topic_admin.hpp"
 #include "config/logging.hpp"
 #include "messages/status_updates.hpp"
 
@@ -194,6 +195,7 @@ options parse(int argc, char** argv, std::string& child_mode) {
     else if (a == "--outage-keys") o.outage_keys = std::stoull(next());
     else if (a == "--storm-updates") o.storm_updates = std::stoull(next());
     else if (a == "--storm-keys") o.storm_keys = std::stoull(next());
+    else if (a == "--java-driver") o.java_driver = next();
     else if (a == "--json") o.json_path = next();
     else throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
   }
@@ -217,6 +219,15 @@ int main(int argc, char** argv) {
                             "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
+    } else {
+      // A real cluster: the raw sides' topics exist before their producers start, shaped like the
+      // store's (6 partitions, compacted), so the ceiling writes to the same kind of topic.
+      for (const char* t : {"bench-throughput-raw", "bench-replay", "bench-memory-raw", "bench-latency-raw"}) {
+        const auto config = bench_config(o.bootstrap, t);
+        kafka_settings admin = admin_settings(config);
+        admin.emplace_back("bootstrap.servers", o.bootstrap);
+        ensure_status_topic(admin, config, std::chrono::seconds{60});
+      }
     }
     const std::string self = "/proc/self/exe";
     char exe[4096];
@@ -238,6 +249,26 @@ int main(int argc, char** argv) {
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
     const double store_rate = static_cast<double>(o.updates) / results["throughput-store"]["seconds"].get<double>();
+    // The incumbent on the same broker, keys and sizes (needs a real broker: a JVM cannot join the
+    // in-process mock of this process).
+    if (!o.java_driver.empty()) {
+      if (mock) throw std::runtime_error("--java-driver needs --bootstrap-servers (a real broker)");
+      std::cerr << "  incumbent-put (Kafka Connect's KafkaStatusBackingStore)\n";
+      results["incumbent-put"] = run_incumbent(o, "bench-put '" + o.bootstrap + "' bench-incumbent-put " +
+                                                      std::to_string(o.updates) + " " + std::to_string(o.keys));
+      std::cerr << "  incumbent-replay\n";
+      results["incumbent-replay"] = run_incumbent(o, "bench-replay '" + o.bootstrap + "' bench-replay");
+    }
+    // Half of the ceiling can be more than single puts sustain, and then the latency above is queueing;
+    // the same pair again at half of status-store's own throughput shows the latency of the path itself.
+    {
+      options own = o;
+      own.latency_rate = store_rate / 2;
+      for (const char* mode : {"latency-raw", "latency-store"}) {
+        std::cerr << "  " << mode << " at half of status-store's throughput\n";
+        results[std::string{mode} + "-at-own-half-load"] = run_child(binary, mode, own);
+      }
+    }
     const double batched_rate =
         static_cast<double>(o.updates) / results["throughput-store-batched"]["seconds"].get<double>();
     const double raw_replay = results["replay-raw"]["records"].get<double>() / results["replay-raw"]["seconds"].get<double>();
@@ -284,6 +315,27 @@ int main(int argc, char** argv) {
                 lat_raw["p50_us"].get<double>() / 1000, "-");
     std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: max put->ack", lat_store["max_us"].get<double>() / 1000,
                 lat_raw["max_us"].get<double>() / 1000, "-");
+    {
+      const auto& own_store = results["latency-store-at-own-half-load"];
+      const auto& own_raw = results["latency-raw-at-own-half-load"];
+      std::printf("%-44s %12.2fms %12.2fms %8.2f\n", "latency at half own load: p99 put->ack",
+                  own_store["p99_us"].get<double>() / 1000, own_raw["p99_us"].get<double>() / 1000,
+                  own_store["p99_us"].get<double>() / std::max(1.0, own_raw["p99_us"].get<double>()));
+      std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half own load: p50 put->ack",
+                  own_store["p50_us"].get<double>() / 1000, own_raw["p50_us"].get<double>() / 1000, "-");
+    }
+    if (results.contains("incumbent-put")) {
+      const double java_put = results["incumbent-put"]["per_second"].get<double>();
+      const double java_replay = results["incumbent-replay"]["per_second"].get<double>();
+      results["ratios"]["throughput_vs_connect_java"] = store_rate / java_put;
+      results["ratios"]["replay_vs_connect_java"] = store_replay / java_replay;
+      std::printf("\n%-44s %14s %14s %8s %s\n", "the incumbent, same broker", "status-store", "Connect (Java)", "ratio",
+                  "target");
+      std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "throughput: one put per update", store_rate, java_put,
+                  store_rate / java_put, ">= 2");
+      std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "replay: records per second to the end", store_replay,
+                  java_replay, store_replay / java_replay, "-");
+    }
     std::printf("\n%-44s %14s %14s %s\n", "outage (mock cluster)", "status-store", "in order", "target");
     std::printf("%-44s %14llu %14llu %s\n", "records written after recovery",
                 static_cast<unsigned long long>(out_c["records_after_recovery"].get<uint64_t>()),

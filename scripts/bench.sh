@@ -3,6 +3,7 @@
 # harness (--bootstrap-servers HOST:PORT for a real cluster, --updates, --keys, --replay-records,
 # --memory-keys, --latency-rate, --outage-seconds/-updates/-keys, --storm-updates/-keys, --json PATH).
 # Prints the table of ratios; writes bench/results/latest.json, latest.tsv and the chart latest.png.
+# `scripts/bench.sh --local-broker [ARGS]` runs it on a real local broker, Connect's Java store included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -12,6 +13,16 @@ cmake --build build-release --target status_store_bench -j2
 if ! command -v gnuplot >/dev/null; then
   sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends gnuplot-nox
+fi
+# --local-broker: the same run on a real one-node Kafka broker that scripts/kafka-local.sh starts (and
+# always stops), with Kafka Connect's own Java store beside status-store (tests/interop's driver).
+if [ "${1:-}" = --local-broker ]; then
+  shift
+  bash tests/interop/build-java-driver.sh build-release
+  export KAFKA_LOCAL_DIR=$PWD/build-release/kafka-local
+  exec bash scripts/kafka-local.sh run 1 -- bash -c \
+    'exec bash scripts/bench.sh --bootstrap-servers "$STATUS_STORE_BOOTSTRAP" --java-driver build-release/interop-java/status-store-interop.jar "$@"' \
+    bench "$@"
 fi
 mkdir -p bench/results
 json=bench/results/latest.json
