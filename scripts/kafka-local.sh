@@ -310,8 +310,10 @@ check_secure_listeners() {  # kcat reads metadata through each secure listener
 format() {  # one cluster id, every node formatted in parallel (a JVM start each: seconds on 2 cores)
   local N=$1 n cid pids=() failed=0
   # kafka.tools.StorageTool random-uuid is just 16 random bytes in unpadded URL-safe base64; making it
-  # here saves a JVM start.
-  cid=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+  # here saves a JVM start. Like Kafka's Uuid.randomUuid, draw again when it starts with '-': the
+  # storage tool's argument parser would take "-t -xyz…" for an option (1 run in 64 failed so).
+  cid=-
+  while [[ $cid == -* ]]; do cid=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '='); done
   echo "$cid" > "$STATE/cluster.id"
   local scram=()
   if [ -s "$STATE/sasl-credentials" ]; then
