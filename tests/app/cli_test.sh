@@ -6,34 +6,11 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+source "$src/tests/app/check_lib.sh"
 
-check() {  # check NAME EXPECTED_EXIT GREP_PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
-    passed=$((passed + 1))
-    echo "ok   $name"
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name: exit $rc (wanted $want), pattern '$pattern'"
-    sed 's/^/     | /' <<<"$out" | tail -n 25
-  fi
-}
-
-refuse() {  # refuse NAME PATTERN: the output must not match
+refuse() {  # refuse NAME PATTERN OUTPUT: the output must not match
   local name=$1 pattern=$2 out=$3
-  if grep -qE -- "$pattern" <<<"$out"; then
-    failed=$((failed + 1)); echo "FAIL $name: output contains '$pattern'"
-  else
-    passed=$((passed + 1)); echo "ok   $name"
-  fi
+  if grep -qE -- "$pattern" <<<"$out"; then fail "$name: output contains '$pattern'"; else ok "$name"; fi
 }
 
 check "help lists the verbs" 0 "check-config" -- "$bin" --help
@@ -89,6 +66,4 @@ check "demo: invalid --set is a configuration error" 2 "--set" -- "$bin" demo --
 check "demo: invalid retry setting exits 2 naming it" 2 "status.storage.retry.jitter.factor" -- \
   "$bin" demo --set status.storage.retry.jitter.factor=-0.5 --duration 1
 
-echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

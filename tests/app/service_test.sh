@@ -6,25 +6,7 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-service_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill -KILL "$service_pid" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' <<<"$2" | tail -n 20; }
-check() {  # check NAME EXPECTED_EXIT PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else fail "$name: exit $rc (wanted $want), pattern '$pattern'" "$out"; fi
-}
+source "$src/tests/app/check_lib.sh"
 
 "$bin" run --bootstrap-servers mock --topic ops-status --set status.storage.replication.factor=1 \
   --listen 127.0.0.1:0 >"$tmp/service.out" 2>"$tmp/service.err" &
@@ -100,6 +82,4 @@ else
   if [ "$rc" -eq 0 ] && grep -q "status-store stopped" "$tmp/service.out"; then ok "SIGTERM drains and exits 0"; else fail "SIGTERM drains and exits 0 (exit $rc)" "$(cat "$tmp/service.out")"; fi
 fi
 
-echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -9,27 +9,7 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-service_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill -KILL "$service_pid" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' <<<"$2" | tail -n 20; }
-all_output=""
-check() {  # check NAME EXPECTED_EXIT PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  all_output+="$out"$'\n'
-  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else fail "$name: exit $rc (wanted $want), pattern '$pattern'" "$out"; fi
-}
+source "$src/tests/app/check_lib.sh"
 
 for v in STATUS_STORE_SASL_BOOTSTRAP STATUS_STORE_SSL_BOOTSTRAP STATUS_STORE_SSL_CA STATUS_STORE_SASL_USERNAME \
          STATUS_STORE_SASL_PASSWORD STATUS_STORE_KAFKA_LOCAL; do
@@ -100,6 +80,4 @@ else
   fail "the authentication failure is logged once" "$(grep "refused" <<<"$all_output")"
 fi
 
-echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
