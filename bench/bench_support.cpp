@@ -103,6 +103,12 @@ double raw_produce(const worker_config& config, const std::string& bootstrap, ui
   return elapsed;
 }
 
+nlohmann::json last_json_line(std::string output) {
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  const auto line_start = output.rfind('\n');
+  return nlohmann::json::parse(line_start == std::string::npos ? output : output.substr(line_start + 1));
+}
+
 void pace(clock_type::time_point start, uint64_t i, double rate) {
   if (rate <= 0 || (i & 63) != 0) return;
   const auto due = start + std::chrono::duration_cast<clock_type::duration>(

@@ -80,6 +80,9 @@ class raw_producer {
 double raw_produce(const worker_config& config, const std::string& bootstrap, uint64_t count, uint64_t keys,
                    bool tombstones = false);
 
+/// The JSON object on the last non-empty line of a child's output (what came before is logging).
+nlohmann::json last_json_line(std::string output);
+
 /// Sleeps until `start + i / rate` (pacing a stream at `rate` per second); checked every 64 sends.
 void pace(clock_type::time_point start, uint64_t i, double rate);
 

@@ -20,9 +20,7 @@ nlohmann::json run_incumbent(const options& o, const std::string& args) {
   while (const size_t n = fread(buffer, 1, sizeof buffer, pipe.get())) out.append(buffer, n);
   const int status = pclose(pipe.release());
   if (status != 0) throw std::runtime_error(command + " failed (status " + std::to_string(status) + "): " + out);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  const auto line_start = out.rfind('\n');
-  return nlohmann::json::parse(line_start == std::string::npos ? out : out.substr(line_start + 1));
+  return last_json_line(out);
 }
 
 }  // namespace status_store::bench

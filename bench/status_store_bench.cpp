@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -123,6 +124,26 @@ nlohmann::json child(const std::string& mode, const options& o) {
   throw std::runtime_error("unknown mode " + mode);
 }
 
+/// The sizes and rates a child needs, by flag: parse() reads them, run_child() passes them on, so a
+/// new option is named once.
+struct numeric_option {
+  const char* flag;
+  uint64_t options::*count = nullptr;
+  double options::*real = nullptr;
+};
+constexpr numeric_option numeric_options[] = {
+    {"--updates", &options::updates},
+    {"--keys", &options::keys},
+    {"--replay-records", &options::replay_records},
+    {"--memory-keys", &options::memory_keys},
+    {"--latency-rate", nullptr, &options::latency_rate},
+    {"--outage-seconds", nullptr, &options::outage_seconds},
+    {"--outage-updates", &options::outage_updates},
+    {"--outage-keys", &options::outage_keys},
+    {"--storm-updates", &options::storm_updates},
+    {"--storm-keys", &options::storm_keys},
+};
+
 nlohmann::json run_child(const std::string& self, const std::string& mode, const options& o) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe");
@@ -130,31 +151,11 @@ nlohmann::json run_child(const std::string& self, const std::string& mode, const
   if (pid == 0) {
     dup2(pipe_fds[1], STDOUT_FILENO);
     close(pipe_fds[0]);
-    const std::vector<std::string> args{self,
-                                        "--child",
-                                        mode,
-                                        "--bootstrap-servers",
-                                        o.bootstrap,
-                                        "--updates",
-                                        std::to_string(o.updates),
-                                        "--keys",
-                                        std::to_string(o.keys),
-                                        "--replay-records",
-                                        std::to_string(o.replay_records),
-                                        "--memory-keys",
-                                        std::to_string(o.memory_keys),
-                                        "--latency-rate",
-                                        std::to_string(o.latency_rate),
-                                        "--outage-seconds",
-                                        std::to_string(o.outage_seconds),
-                                        "--outage-updates",
-                                        std::to_string(o.outage_updates),
-                                        "--outage-keys",
-                                        std::to_string(o.outage_keys),
-                                        "--storm-updates",
-                                        std::to_string(o.storm_updates),
-                                        "--storm-keys",
-                                        std::to_string(o.storm_keys)};
+    std::vector<std::string> args{self, "--child", mode, "--bootstrap-servers", o.bootstrap};
+    for (const auto& n : numeric_options) {
+      args.emplace_back(n.flag);
+      args.push_back(n.count ? std::to_string(o.*n.count) : std::to_string(o.*n.real));
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -170,9 +171,7 @@ nlohmann::json run_child(const std::string& self, const std::string& mode, const
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(mode + " failed: " + out);
   // The figures are the child's last line (librdkafka or CAF may have printed before it).
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  const auto line_start = out.rfind('\n');
-  return nlohmann::json::parse(line_start == std::string::npos ? out : out.substr(line_start + 1));
+  return last_json_line(out);
 }
 
 options parse(int argc, char** argv, std::string& child_mode) {
@@ -185,18 +184,14 @@ options parse(int argc, char** argv, std::string& child_mode) {
     };
     if (a == "--child") child_mode = next();
     else if (a == "--bootstrap-servers") o.bootstrap = next();
-    else if (a == "--updates") o.updates = std::stoull(next());
-    else if (a == "--keys") o.keys = std::stoull(next());
-    else if (a == "--replay-records") o.replay_records = std::stoull(next());
-    else if (a == "--memory-keys") o.memory_keys = std::stoull(next());
-    else if (a == "--latency-rate") o.latency_rate = std::stod(next());
-    else if (a == "--outage-seconds") o.outage_seconds = std::stod(next());
-    else if (a == "--outage-updates") o.outage_updates = std::stoull(next());
-    else if (a == "--outage-keys") o.outage_keys = std::stoull(next());
-    else if (a == "--storm-updates") o.storm_updates = std::stoull(next());
-    else if (a == "--storm-keys") o.storm_keys = std::stoull(next());
     else if (a == "--java-driver") o.java_driver = next();
     else if (a == "--json") o.json_path = next();
+    else if (const auto* n = std::find_if(std::begin(numeric_options), std::end(numeric_options),
+                                          [&](const numeric_option& x) { return a == x.flag; });
+             n != std::end(numeric_options)) {
+      if (n->count) o.*n->count = std::stoull(next());
+      else o.*n->real = std::stod(next());
+    }
     else throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
   }
   return o;
