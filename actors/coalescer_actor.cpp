@@ -101,16 +101,18 @@ known_status make_known(self_ptr self, const std::string& worker_id, int32_t gen
   return known_status{&*self->state.worker_ids.insert(worker_id).first, generation};
 }
 
-void record_ack_latency(self_ptr self, const pending_update& u) {
+void resolve(self_ptr self, const pending_update& u) {
+  self->state.unresolved.erase(u.accept_seq);
+}
+
+/// resolve() for an acknowledged update: the same one lookup also yields its put-to-ack latency.
+void resolve_acknowledged(self_ptr self, const pending_update& u) {
   auto& st = self->state;
   const auto accepted = st.unresolved.find(u.accept_seq);
   if (accepted == st.unresolved.end()) return;
   st.ack_latency.record(static_cast<uint64_t>(std::max<int64_t>(0, now_ns(self) - accepted->second)) / 1000);
   st.ack_latency_changed = true;
-}
-
-void resolve(self_ptr self, const pending_update& u) {
-  self->state.unresolved.erase(u.accept_seq);
+  st.unresolved.erase(accepted);
 }
 
 void start_send(self_ptr self, const std::string& key, key_state& ks) {
@@ -199,7 +201,6 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
   switch (classify_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error))) {
     case delivery_outcome::success:
       ++st.counters.success;
-      record_ack_latency(self, *ks.head);
       if (ks.head->tombstone) {
         ks.known.reset();
         if (ks.echo_seen_early)
@@ -209,7 +210,7 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
       } else if (!ks.head->worker_id.empty()) {  // connector and task statuses: our write is now known
         ks.known = make_known(self, ks.head->worker_id, ks.head->generation);
       }
-      resolve(self, *ks.head);
+      resolve_acknowledged(self, *ks.head);
       advance(self, r.key, ks);
       return;
     case delivery_outcome::non_retriable: {
