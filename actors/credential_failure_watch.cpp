@@ -9,6 +9,10 @@ bool credential_failure_watch::is_credential_error(rd_kafka_resp_err_t error) {
   return is_authentication_error(error);
 }
 
+bool credential_failure_watch::is_connection_error(rd_kafka_resp_err_t error) {
+  return error == RD_KAFKA_RESP_ERR__TRANSPORT || error == RD_KAFKA_RESP_ERR__RESOLVE;
+}
+
 void credential_failure_watch::install(rd_kafka_conf_t* conf) {
   rd_kafka_conf_set_opaque(conf, this);
   rd_kafka_conf_set_error_cb(conf, &credential_failure_watch::error_callback);
@@ -24,6 +28,10 @@ void credential_failure_watch::on_error(rd_kafka_resp_err_t error, const char* r
     // What librdkafka logs for an error when no error callback is set.
     static const auto librdkafka_log = component_logger("librdkafka");
     librdkafka_log->error("[{}] ERROR: {}: {}", client_, rd_kafka_err2name(error), reason ? reason : "");
+    if (is_connection_error(error)) {
+      end_episode(std::string{"a connection failed for another reason ("} + rd_kafka_err2name(error) +
+                  "): timeouts are retried again until the broker refuses the credentials anew");
+    }
     return;
   }
   {
@@ -33,19 +41,23 @@ void credential_failure_watch::on_error(rd_kafka_resp_err_t error, const char* r
     failing_.store(true, std::memory_order_release);
   }
   log->error("{}: {} ({}): the broker refused this client's credentials or TLS set-up; this is not retried — check "
-             "security.protocol, sasl.* and ssl.* (librdkafka keeps reconnecting and logs it again only after a "
-             "success)",
+             "security.protocol, sasl.* and ssl.* (librdkafka keeps reconnecting; logged again only after a success "
+             "or a connection failure of another kind)",
              client_, reason ? reason : "", rd_kafka_err2name(error));
 }
 
-void credential_failure_watch::clear() {
-  if (!failing_.load(std::memory_order_acquire)) return;
+void credential_failure_watch::clear() { end_episode("the broker accepts this client's credentials again"); }
+
+bool credential_failure_watch::end_episode(const std::string& why) {
+  if (!failing_.load(std::memory_order_acquire)) return false;
   {
     std::lock_guard<std::mutex> guard{mutex_};
+    if (!failing_.load(std::memory_order_relaxed)) return false;  // another thread ended it first
     failing_.store(false, std::memory_order_release);
     failure_ = {};
   }
-  component_logger("credentials")->info("{}: the broker accepts this client's credentials again", client_);
+  component_logger("credentials")->info("{}: {}", client_, why);
+  return true;
 }
 
 std::optional<credential_failure> credential_failure_watch::failure() const {

@@ -12,6 +12,16 @@
 // _TRANSPORT after its timeout and a produced message gets _MSG_TIMED_OUT after message.timeout.ms.
 // A TLS verification failure behaves the same with _SSL. Neither is a fatal error
 // (rd_kafka_fatal_error stays 0).
+//
+// An episode ends when a request succeeds, or when a connection fails for another reason: during a
+// credential episode librdkafka reports only _AUTHENTICATION / _SSL and _ALL_BROKERS_DOWN, while a
+// broker that goes away — even one this client had authenticated with — gives _TRANSPORT
+// ("Disconnected (after … in state UP)", "Connect to … failed: Connection refused"), measured for
+// PLAIN and TLS against Kafka 4.4.0. Without that second rule, credentials that started working
+// again (an operator adding the missing SCRAM user) followed by an outage before any delivery would
+// make the outage's timeouts look like credential failures, which are not retried. When in doubt the
+// watch lets a failure be retried: a retried authentication failure costs a few attempts, a network
+// failure taken for a credential failure loses the update.
 #include <librdkafka/rdkafka.h>
 
 #include <atomic>
@@ -31,6 +41,10 @@ class credential_failure_watch {
   /// _AUTHENTICATION, _SSL and the broker's SASL_AUTHENTICATION_FAILED.
   static bool is_credential_error(rd_kafka_resp_err_t error);
 
+  /// _TRANSPORT and _RESOLVE: a connection failed for a reason other than credentials, which ends
+  /// an episode (see above).
+  static bool is_connection_error(rd_kafka_resp_err_t error);
+
   /// `client` names the client in logs ("admin", "status producer").
   explicit credential_failure_watch(std::string client) : client_{std::move(client)} {}
 
@@ -38,8 +52,9 @@ class credential_failure_watch {
   /// not otherwise used).
   void install(rd_kafka_conf_t* conf);
 
-  /// Records a credential failure (logged at ERROR once per episode) and, for any other error, logs
-  /// it as librdkafka would without an error callback. Thread-safe.
+  /// Records a credential failure (logged at ERROR once per episode), ends an episode on a
+  /// connection error, and logs any other error as librdkafka would without an error callback.
+  /// Thread-safe.
   void on_error(rd_kafka_resp_err_t error, const char* reason);
 
   /// Ends an episode: a request succeeded, so the credentials work (again).
@@ -50,6 +65,8 @@ class credential_failure_watch {
 
  private:
   static void error_callback(rd_kafka_t* rk, int error, const char* reason, void* opaque);
+  /// Ends an episode, logging `why` once; false if none was going on.
+  bool end_episode(const std::string& why);
 
   std::string client_;
   std::atomic<bool> failing_{false};

@@ -11,8 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
 using namespace status_store;
 using namespace status_store::system_test;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -28,6 +34,26 @@ struct ScramBroker : secure_broker_test {
 
   worker_config scram_config(const std::string& stem, const std::string& pass, properties extra = {}) const {
     return sasl_config(unique_topic(stem), "SCRAM-SHA-256", "scram.ScramLoginModule", pass, std::move(extra));
+  }
+
+  /// What an operator does to add a SCRAM user to a running cluster: Kafka's own ConfigCommand
+  /// (AlterUserScramCredentials), from the broker's jars, over the PLAINTEXT listener.
+  bool add_scram_credential(const std::string& user, const std::string& pass) {
+    const char* script = std::getenv("STATUS_STORE_KAFKA_LOCAL");
+    if (!script) return false;
+    std::string lib;
+    if (FILE* out = ::popen(("bash '" + std::string{script} + "' fetch 2>/dev/null").c_str(), "r")) {
+      std::array<char, 512> line{};
+      while (std::fgets(line.data(), line.size(), out)) lib = line.data();
+      ::pclose(out);
+    }
+    while (!lib.empty() && (lib.back() == '\n' || lib.back() == '\r')) lib.pop_back();
+    if (lib.empty()) return false;
+    // Letters and digits only in both, so nothing here needs quoting beyond the brackets.
+    const std::string command = "java -XX:TieredStopAtLevel=1 -cp '" + lib + "/*' kafka.admin.ConfigCommand --bootstrap-server " +
+                                bootstrap() + " --alter --add-config 'SCRAM-SHA-256=[iterations=4096,password=" + pass +
+                                "]' --entity-type users --entity-name " + user + " > /dev/null 2>&1";
+    return std::system(command.c_str()) == 0;
   }
 };
 
@@ -65,6 +91,52 @@ TEST_F(ScramBroker, AProducerThatCannotAuthenticateWithScramFailsEachUpdateOnceW
                     {"producer.message.timeout.ms", "3000"},
                     {"status.storage.retry.max.retries", "5"},
                     {"status.storage.retry.initial.backoff.ms", "100"}}));
+}
+
+// Helper 6's edge case: credentials that start working again before anything was delivered, then an
+// outage. The broker's _TRANSPORT errors end the credential episode, so the outage's timeouts are
+// retried and delivered once the broker is back, instead of being taken for authentication failures
+// (which are never retried) because the last thing the producer heard was a refused password.
+TEST_F(ScramBroker, ACredentialThatStartsWorkingBeforeAnOutageLetsTheOutagesTimeoutsBeRetried) {
+  const std::string late_user = "late-" + std::to_string(::getpid());
+  const std::string late_password = password.substr(0, 12) + "Late" + password.substr(12);
+  const auto config = scram_config("scram-late-user", password,
+                                   {{"producer.sasl.jaas.config", jaas("scram.ScramLoginModule", late_user, late_password)},
+                                    {"producer.message.timeout.ms", "3000"},
+                                    {"producer.reconnect.backoff.max.ms", "1000"},
+                                    {"status.storage.retry.max.retries", "20"},
+                                    {"status.storage.retry.initial.backoff.ms", "200"},
+                                    {"status.storage.retry.max.backoff.ms", "1000"}});
+  auto s = open_store(config, store_options{.jitter_seed = 1});
+  // 1. The producer's user does not exist yet: each update fails once as an authentication failure.
+  for (int i = 0; i < 5; ++i) s->put(connector_status{"before-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
+  ASSERT_TRUE(s->flush(60s));
+  auto c = s->metrics().counters;
+  ASSERT_EQ(c.authentication_failure, 5u);
+  ASSERT_EQ(c.retry, 0u);
+
+  // 2. The operator adds the user; before anything is delivered with it, the broker goes away.
+  ASSERT_TRUE(add_scram_credential(late_user, late_password)) << "ConfigCommand could not add the SCRAM user";
+  ASSERT_TRUE(kafka_local("stop 1"));
+  for (int i = 0; i < 5; ++i) s->put(connector_status{"outage-" + std::to_string(i), {status_state::running, {}, "w:8083", 2}});
+  // Each attempt times out after 3 s: retried, not failed.
+  const bool retried = eventually([&] { return s->metrics().counters.retry >= 5; }, 30s);
+  c = s->metrics().counters;
+  EXPECT_TRUE(retried) << "retries " << c.retry << ", failures " << c.failure << ", authentication failures "
+                       << c.authentication_failure;
+  EXPECT_EQ(c.authentication_failure, 5u) << "the outage's timeouts were taken for authentication failures";
+
+  // 3. The broker is back: the new user logs in and every outage update is delivered.
+  ASSERT_TRUE(kafka_local("start 1"));
+  ASSERT_TRUE(s->flush(90s)) << "updates still pending";
+  c = s->metrics().counters;
+  EXPECT_EQ(c.success, 5u);
+  EXPECT_EQ(c.failure, 5u) << "only the five updates sent before the user existed failed";
+  EXPECT_EQ(c.authentication_failure, 5u);
+  s->stop();
+  auto reader = open_store(config);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(reader->get("outage-" + std::to_string(i))) << "outage-" << i;
+  reader->stop();
 }
 
 // The version rule the fixture relies on, from Kafka's release notes for CVE-2024-56128.
