@@ -1,5 +1,6 @@
 #include "actors/status_view_actor.hpp"
 
+#include "actors/interned_strings.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"
 
@@ -19,14 +20,17 @@ namespace status_store {
 
 namespace {
 
-/// A status as the view keeps it: 24 bytes plus the trace when there is one; worker ids are interned
-/// (a cluster has a handful of workers and many keys). Expanded to status_value only for answers.
+/// A status as the view keeps it: 24 bytes plus the trace when there is one; worker ids and plugin
+/// versions are interned (a cluster has a handful of workers and plugin versions, and many keys).
+/// Expanded to status_value only for answers.
 struct stored_status {
   status_state state = status_state::unassigned;
   int32_t generation = 0;
-  const std::string* worker_id = nullptr;
+  uint32_t worker_id = interned_strings::none;
+  uint32_t version = interned_strings::none;  // none: JSON null, or a Connect 3.x / 4.0 record
   std::unique_ptr<std::string> trace;
 };
+static_assert(sizeof(stored_status) <= 24, "a million statuses: keep it small");
 
 struct status_view_state {
   status_view_state() = default;  // required under C++20, see CMakeLists.txt
@@ -40,7 +44,8 @@ struct status_view_state {
   // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
   std::unordered_map<std::string, stored_status> connectors;
   std::unordered_map<std::string, std::map<int32_t, stored_status>> tasks;
-  std::unordered_set<std::string> worker_ids;
+  interned_strings worker_ids;
+  interned_strings versions;
   std::unordered_map<std::string, std::map<std::string, topic_status>> topics;
 
   view_counters counters;
@@ -57,14 +62,18 @@ struct status_view_state {
 using self_ptr = status_view_actor::stateful_pointer<status_view_state>;
 
 stored_status store_value(self_ptr self, status_value&& v) {
-  stored_status out{v.state, v.generation, &*self->state.worker_ids.insert(std::move(v.worker_id)).first, nullptr};
+  stored_status out{v.state, v.generation, self->state.worker_ids.intern(std::move(v.worker_id)),
+                    v.version ? self->state.versions.intern(std::move(*v.version)) : interned_strings::none, nullptr};
   if (v.trace) out.trace = std::make_unique<std::string>(std::move(*v.trace));
   return out;
 }
 
-status_value expand(const stored_status& s) {
-  return status_value{s.state, s.trace ? std::optional<std::string>{*s.trace} : std::nullopt, *s.worker_id,
-                      s.generation};
+status_value expand(self_ptr self, const stored_status& s) {
+  const auto& st = self->state;
+  return status_value{s.state, s.trace ? std::optional<std::string>{*s.trace} : std::nullopt,
+                      st.worker_ids.at(s.worker_id), s.generation,
+                      s.version != interned_strings::none ? std::optional<std::string>{st.versions.at(s.version)}
+                                                          : std::nullopt};
 }
 
 void skip(self_ptr self, const consumed_record& r, const std::string& why) {
@@ -212,10 +221,10 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         v.name = connector;
         if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
           v.found = true;
-          v.connector = connector_status{connector, expand(it->second)};
+          v.connector = connector_status{connector, expand(self, it->second)};
         }
         if (auto it = s.tasks.find(connector); it != s.tasks.end())
-          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(value)});
+          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(self, value)});
         if (auto it = s.topics.find(connector); it != s.topics.end())
           for (const auto& [name, status] : it->second) v.topics.push_back(status);
         return v;

@@ -52,6 +52,7 @@ struct put_options {
   std::string worker_id;
   int32_t generation = 0;
   std::optional<std::string> trace;
+  std::optional<std::string> plugin_version;  // status_value::version
   bool safe = false;
   int timeout_s = 30;  // start-up and acknowledgement, each
 };

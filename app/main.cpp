@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
   put_cmd->add_option("--worker-id", put.worker_id, "The worker reporting the status (connector and task statuses)");
   put_cmd->add_option("--generation", put.generation, "The worker's group generation")->capture_default_str();
   put_cmd->add_option("--trace", put.trace, "Error trace of a FAILED status");
+  put_cmd->add_option("--plugin-version", put.plugin_version,
+                      "Version of the connector or task plugin (the status's \"version\", Connect 4.1+)");
   put_cmd->add_flag("--safe", put.safe, "putSafe: refuse to overwrite another worker's newer generation");
   put_cmd->add_option("--timeout", put.timeout_s, "Seconds for start-up and for the acknowledgement")->capture_default_str();
 

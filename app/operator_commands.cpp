@@ -99,7 +99,7 @@ int put(const put_options& o) {
     throw config_error("--worker-id", "", "is required for connector and task statuses");
   const status_state state = what.kind == target_kind::topic ? status_state::running : parse_state(o.state);
   store s{config};
-  status_value value{state, o.trace, o.worker_id, o.generation};
+  status_value value{state, o.trace, o.worker_id, o.generation, o.plugin_version};
   switch (what.kind) {
     case target_kind::connector:
       o.safe ? s.put_safe(connector_status{what.connector, value}) : s.put(connector_status{what.connector, value});

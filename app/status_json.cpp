@@ -15,6 +15,7 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 json state_info(const status_value& v) {
   json j{{"state", to_string(v.state)}, {"worker_id", v.worker_id}};
   if (v.trace) j["trace"] = *v.trace;  // Connect omits trace when there is none
+  if (v.version && !v.version->empty()) j["version"] = *v.version;  // Connect 4.1+: @JsonInclude(NON_EMPTY)
   return j;
 }
 
@@ -27,6 +28,7 @@ void add_status(json& j, const status_value& v) {
   j["trace"] = v.trace ? json(*v.trace) : json(nullptr);
   j["worker_id"] = v.worker_id;
   j["generation"] = v.generation;
+  j["version"] = v.version ? json(*v.version) : json(nullptr);
 }
 
 }  // namespace

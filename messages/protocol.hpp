@@ -278,8 +278,9 @@ std::enable_if_t<Inspector::writes_state, typename Inspector::result_type> inspe
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_value& x) {
   detail::std_optional_field<std::string> trace{x.trace};
+  detail::std_optional_field<std::string> version{x.version};
   return f(caf::meta::type_name("status_value"), reinterpret_cast<uint8_t&>(x.state), trace, x.worker_id,
-           x.generation);
+           x.generation, version);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, connector_status& x) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace status_store {
 
@@ -18,10 +19,24 @@ std::optional<status_state> parse_status_state(std::string_view name);
 
 /// The value part shared by connector and task statuses.
 struct status_value {
+  status_value() = default;
+  /// `{state, trace, worker, generation}` builds a status without a plugin version, as before
+  /// Connect 4.1, without tripping -Wmissing-field-initializers in callers' code.
+  status_value(status_state state, std::optional<std::string> trace, std::string worker_id, int32_t generation,
+               std::optional<std::string> version = std::nullopt)
+      : state{state},
+        trace{std::move(trace)},
+        worker_id{std::move(worker_id)},
+        generation{generation},
+        version{std::move(version)} {}
+
   status_state state = status_state::unassigned;
   std::optional<std::string> trace;  // JSON null when absent
   std::string worker_id;
   int32_t generation = 0;
+  /// AbstractStatus.version (KIP-891, Connect 4.1+): the version of the connector or task plugin that
+  /// reported the status; JSON null when unknown.
+  std::optional<std::string> version;
   friend bool operator==(const status_value&, const status_value&) = default;
 };
 

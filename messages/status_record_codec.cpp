@@ -326,9 +326,11 @@ std::string encode_status_value(const status_value& value) {
   // Fast path, byte-identical to the library path below (a unit test compares them over random
   // inputs): taken when every string is written verbatim, which is nearly always. It is the hot
   // path of every put, so it matters: about 10x cheaper than building and rewriting a JSON tree.
-  if (written_verbatim(value.worker_id) && (!value.trace || written_verbatim(*value.trace))) {
+  if (written_verbatim(value.worker_id) && (!value.trace || written_verbatim(*value.trace)) &&
+      (!value.version || written_verbatim(*value.version))) {
     std::string out;
-    out.reserve(64 + value.worker_id.size() + (value.trace ? value.trace->size() : 0));
+    out.reserve(80 + value.worker_id.size() + (value.trace ? value.trace->size() : 0) +
+                (value.version ? value.version->size() : 0));
     out += R"({"state":)";
     append_quoted(out, to_string(value.state));
     out += R"(,"trace":)";
@@ -340,6 +342,11 @@ std::string encode_status_value(const status_value& value) {
     append_quoted(out, value.worker_id);
     out += R"(,"generation":)";
     out += std::to_string(value.generation);
+    out += R"(,"version":)";
+    if (value.version)
+      append_quoted(out, *value.version);
+    else
+      out += "null";
     out += '}';
     return out;
   }
@@ -347,7 +354,8 @@ std::string encode_status_value(const status_value& value) {
 }
 
 std::string encode_status_value_with_library(const status_value& value) {
-  // STATUS_SCHEMA_V0 field order; an absent trace is an optional null field, written as null.
+  // STATUS_SCHEMA_V0 field order (Connect 4.1+); an absent trace or version is an optional null
+  // field, written as null.
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["state"] = std::string(to_string(value.state));
   if (value.trace) {
@@ -357,6 +365,11 @@ std::string encode_status_value_with_library(const status_value& value) {
   }
   j["worker_id"] = value.worker_id;
   j["generation"] = value.generation;
+  if (value.version) {
+    j["version"] = *value.version;
+  } else {
+    j["version"] = nullptr;
+  }
   return to_jackson_bytes(j);
 }
 
@@ -536,6 +549,13 @@ decoded<status_value> decode_status_value(std::string_view bytes) {
   auto generation = required_long(root, "generation");
   if (auto* err = std::get_if<decode_error>(&generation)) return std::move(*err);
   value.generation = java_int_value(std::get<int64_t>(generation));
+
+  // (String) map.get("version") (Connect 4.1+): absent (Connect 3.x, 4.0) or null is no version.
+  const json* version = find_field(root, "version");
+  if (!absent_or_null(version)) {
+    if (!version->is_string()) return field_error("version", "is not a string or null");
+    value.version = version->get<std::string>();
+  }
 
   return value;
 }

@@ -2,7 +2,10 @@
 // Keys and values of the status topic, byte-identical to Kafka Connect 4.x's KafkaStatusBackingStore
 // with its internal JsonConverter (schemas.enable=false): compact JSON, fields in schema order,
 // "trace":null when absent, strings escaped as Jackson escapes them. A null value is a tombstone.
-// Decoding follows Connect's read path and its quirks; every rejection says why.
+// Status values are written in Connect 4.1+'s form, which ends with the plugin "version" (null when
+// unknown); Connect 3.x and 4.0 read it by field name and ignore it, and their own four-field values
+// decode here with no version. Decoding follows Connect's read path and its quirks; every rejection
+// says why.
 #include "messages/status.hpp"
 
 #include <cstdint>
@@ -46,8 +49,8 @@ using decoded = std::variant<T, decode_error>;
 decoded<parsed_key> parse_key(std::string_view key);
 
 // --- values -----------------------------------------------------------------------------------------
-/// {"state":"RUNNING","trace":null,"worker_id":"w","generation":2}. A DESTROYED state has no value:
-/// callers write a tombstone instead (see encode_status_record).
+/// {"state":"RUNNING","trace":null,"worker_id":"w","generation":2,"version":null}. A DESTROYED state
+/// has no value: callers write a tombstone instead (see encode_status_record).
 std::string encode_status_value(const status_value& value);
 /// {"topic":{"name":"t","connector":"c","task":0,"discoverTimestamp":1580000000000}}
 std::string encode_topic_value(const topic_status& status);

@@ -37,7 +37,7 @@ CAF_TEST(putConnectorState) {
   CAF_REQUIRE_EQUAL(produced().size(), 1u);
   CAF_CHECK_EQUAL(produced()[0].key, "status-connector-conn");
   CAF_CHECK_EQUAL(produced()[0].value,
-                  R"({"state":"RUNNING","trace":null,"worker_id":"localhost:8083","generation":0})");
+                  R"({"state":"RUNNING","trace":null,"worker_id":"localhost:8083","generation":0,"version":null})");
   report(produced()[0], RD_KAFKA_RESP_ERR_NO_ERROR);
   CAF_CHECK(!describe("conn").found);  // not visible until read back
   check_conservation();

@@ -65,6 +65,23 @@ CAF_TEST(connector statuses have no stale filter) {
   CAF_CHECK(describe("conn").connector.value.state == status_state::unassigned);
 }
 
+CAF_TEST(the view keeps the plugin version of each status and Connect 4.0 records have none) {
+  start();
+  // Connect 4.1+ writes the plugin version (KIP-891); 3.x and 4.0 wrote four fields.
+  read_back("status-connector-conn",
+            R"({"state":"RUNNING","trace":null,"worker_id":"w1","generation":3,"version":"2.1.0"})");
+  read_back("status-task-conn-0", R"({"state":"RUNNING","trace":null,"worker_id":"w1","generation":3,"version":null})");
+  read_back("status-task-conn-1", R"({"state":"FAILED","trace":"x","worker_id":"w2","generation":3})");
+  read_back("status-task-conn-2",
+            R"({"state":"PAUSED","trace":null,"worker_id":"w1","generation":3,"version":"2.1.0"})");
+  auto v = describe("conn");
+  CAF_CHECK_EQUAL(v.connector.value.version, std::optional<std::string>{"2.1.0"});
+  CAF_CHECK_EQUAL(v.tasks.at(0).value.version, std::nullopt);
+  CAF_CHECK_EQUAL(v.tasks.at(1).value.version, std::nullopt);
+  CAF_CHECK_EQUAL(v.tasks.at(2).value.version, std::optional<std::string>{"2.1.0"});
+  CAF_CHECK(v.tasks.at(1).value.trace == std::optional<std::string>{"x"});
+}
+
 CAF_TEST(malformed records are counted and the reader goes on) {
   start();
   read_back("status-task-conn-x", R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":0})");

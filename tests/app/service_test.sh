@@ -21,7 +21,7 @@ fi
 ok "service starts and prints its endpoint"
 c=(--bootstrap-servers "$bs" --topic ops-status --timeout 20)
 
-check "put connector" 0 "acknowledged" -- "$bin" put connector my-src --state RUNNING --worker-id w1:8083 --generation 3 "${c[@]}"
+check "put connector" 0 "acknowledged" -- "$bin" put connector my-src --state RUNNING --worker-id w1:8083 --generation 3 --plugin-version 2.1.0 "${c[@]}"
 check "put task with a trace (putSafe)" 0 "acknowledged" -- "$bin" put task my-src 0 --state FAILED --trace $'boom\n\tat "x"' --worker-id w1:8083 --generation 3 --safe "${c[@]}"
 check "put second task" 0 "acknowledged" -- "$bin" put task my-src 1 --state running --worker-id w1:8083 --generation 3 "${c[@]}"
 check "put topic" 0 "acknowledged" -- "$bin" put topic my-src orders "${c[@]}"
@@ -37,8 +37,9 @@ for l in lines:
     by_type.setdefault(l["type"], []).append(l)
 conn, tasks, topics = by_type["connector"][0], by_type["task"], by_type["topic"]
 assert conn == {"key": "status-connector-my-src", "type": "connector", "connector": "my-src", "state": "RUNNING",
-                "trace": None, "worker_id": "w1:8083", "generation": 3}, conn
+                "trace": None, "worker_id": "w1:8083", "generation": 3, "version": "2.1.0"}, conn
 assert tasks[0]["key"] == "status-task-my-src-0" and tasks[0]["task"] == 0 and tasks[0]["trace"] == 'boom\n\tat "x"', tasks[0]
+assert tasks[0]["version"] is None, tasks[0]
 assert topics[0]["topic"] == "orders" and topics[0]["key"] == "status-topic-orders:connector-my-src", topics[0]
 assert isinstance(topics[0]["discover_timestamp"], int)
 PY
@@ -47,7 +48,7 @@ check "list --json has one line per status" 0 '"key":"status-task-my-src-1"' -- 
 check "list counts connectors" 0 "1 connector\(s\)" -- "$bin" list "${c[@]}"
 
 check "GET /connectors" 0 '^\["my-src"\]$' -- curl -sf "$url/connectors"
-check "GET /connectors/{name}/status" 0 '"name":"my-src","connector":\{"state":"RUNNING","worker_id":"w1:8083"\}' -- curl -sf "$url/connectors/my-src/status"
+check "GET /connectors/{name}/status" 0 '"name":"my-src","connector":\{"state":"RUNNING","worker_id":"w1:8083","version":"2.1.0"\}' -- curl -sf "$url/connectors/my-src/status"
 check "status lists tasks with ids" 0 '"tasks":\[\{"id":0,"state":"FAILED"' -- curl -sf "$url/connectors/my-src/status"
 check "GET /connectors/{name}/topics" 0 '^\{"my-src":\{"topics":\["orders"\]\}\}$' -- curl -sf "$url/connectors/my-src/topics"
 check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_code}' "$url/connectors/nope/status"

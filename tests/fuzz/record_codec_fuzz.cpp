@@ -121,6 +121,7 @@ void check_encode_arbitrary(std::string_view a, std::string_view b, const uint8_
   status_value value;
   value.state = static_cast<status_state>(selector % 7);
   if (selector & 0x80) value.trace = std::string(b);
+  if (selector & 0x40) value.version = std::string(b);
   value.worker_id = std::string(a);
   value.generation = static_cast<int32_t>(number);
   const std::string encoded_status = encode_status_value(value);

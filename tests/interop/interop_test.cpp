@@ -2,7 +2,7 @@
 // version, driven by tests/interop/java) sharing one status topic on a real Kafka broker:
 //   - what Connect writes, status-store reads back as the same view, and the other way round;
 //   - putSafe on either side judges the other side's statuses the same way;
-//   - both put every key on the same partition, with the same value bytes.
+//   - both put every key on the same partition, with the same value bytes (plugin versions included).
 // Names have dashes, dots and non-ASCII characters; traces newlines, quotes, backslashes, tabs and
 // control characters. Without the broker (scripts/kafka-local.sh run 1) or the Java driver every test
 // fails in SetUp; none is skipped.
@@ -66,25 +66,26 @@ std::string single_partition_connector(int32_t partitions) {
 }
 const std::string conn_d = single_partition_connector(5);
 
-status_value value(status_state state, std::optional<std::string> trace, const std::string& worker, int32_t generation) {
-  return status_value{state, std::move(trace), worker, generation};
+status_value value(status_state state, std::optional<std::string> trace, const std::string& worker, int32_t generation,
+                   std::optional<std::string> version = std::nullopt) {
+  return status_value{state, std::move(trace), worker, generation, std::move(version)};
 }
 
-/// What a worker reports over a connector's life: starts, a failure with a trace (with Kafka 4.4's
-/// plugin version on the Java side), a stale UNASSIGNED (KAFKA-12525: both readers ignore it),
+/// What a worker reports over a connector's life: starts, a failure with a trace, plugin versions
+/// (AbstractStatus.version, Connect 4.1+; ASCII, non-ASCII and none), a stale UNASSIGNED (KAFKA-12525: both readers ignore it),
 /// putSafe on fresh keys, the largest generation, deletions as the herder writes them, a connector
 /// tombstone alone, active topics and a topic deletion.
 std::vector<status_op> worker_reports() {
   using s = status_state;
   return {
-      put(connector_status{conn_a, value(s::running, {}, worker_1, 3)}),
-      put(task_status{conn_a, 0, value(s::running, {}, worker_1, 3)}),
+      put(connector_status{conn_a, value(s::running, {}, worker_1, 3, "1.2.3")}),
+      put(task_status{conn_a, 0, value(s::running, {}, worker_1, 3, "1.2.3")}),
       flush(),
-      put(task_status{conn_a, 0, value(s::failed, trace_failed, worker_1, 3)}, "1.2.3"),
+      put(task_status{conn_a, 0, value(s::failed, trace_failed, worker_1, 3, "1.2.3")}),
       put(task_status{conn_a, 1, value(s::running, {}, worker_2, 3)}),
       flush(),
       put(task_status{conn_a, 1, value(s::unassigned, {}, worker_1, 3)}),
-      put_safe(connector_status{conn_b, value(s::paused, {}, worker_2, 7)}),
+      put_safe(connector_status{conn_b, value(s::paused, {}, worker_2, 7, "版本-2.0 \"rc\"")}),
       put_safe(task_status{conn_b, 0, value(s::unassigned, {}, worker_2, 7)}),
       put(task_status{conn_b, 12, value(s::restarting, trace_restart, worker_2, 2147483647)}),
       put(connector_status{conn_c, value(s::running, {}, worker_1, 1)}),
@@ -111,12 +112,12 @@ status_view expected_view() {
   using s = status_state;
   status_view view;
   auto& a = view[conn_a];
-  a.status = value(s::running, {}, worker_1, 3);
-  a.tasks[0] = value(s::failed, trace_failed, worker_1, 3);
+  a.status = value(s::running, {}, worker_1, 3, "1.2.3");
+  a.tasks[0] = value(s::failed, trace_failed, worker_1, 3, "1.2.3");
   a.tasks[1] = value(s::running, {}, worker_2, 3);  // the stale UNASSIGNED is ignored
   a.topics["orders.v1"] = topic_status{"orders.v1", conn_a, 0, discovered};
   auto& b = view[conn_b];
-  b.status = value(s::paused, {}, worker_2, 7);
+  b.status = value(s::paused, {}, worker_2, 7, "版本-2.0 \"rc\"");
   b.tasks[0] = value(s::unassigned, {}, worker_2, 7);
   b.tasks[12] = value(s::restarting, trace_restart, worker_2, 2147483647);
   b.topics["t_with.dots-and-dashes"] = topic_status{"t_with.dots-and-dashes", conn_b, 0, discovered + 2};
@@ -132,12 +133,12 @@ const std::string worker_9 = "w9:8083";
 std::vector<status_op> other_worker_put_safes() {
   return {
       put_safe(task_status{conn_a, 1, value(status_state::unassigned, {}, worker_9, 2)}),
-      put_safe(connector_status{conn_b, value(status_state::failed, trace_failed, worker_9, 8)}),
+      put_safe(connector_status{conn_b, value(status_state::failed, trace_failed, worker_9, 8, "2.0.0")}),
   };
 }
 status_view expected_after_put_safes() {
   auto view = expected_view();
-  view[conn_b].status = value(status_state::failed, trace_failed, worker_9, 8);
+  view[conn_b].status = value(status_state::failed, trace_failed, worker_9, 8, "2.0.0");
   return view;
 }
 
@@ -160,12 +161,10 @@ struct Interop : system_test::single_node_test {
   /// status-store's configuration for `topic` (created with 5 partitions when it does not exist).
   worker_config store_config(const std::string& topic) const { return config(topic, {{"status.storage.partitions", "5"}}); }
 
-  status_view java_view(const std::string& topic, nlohmann::json* raw = nullptr) {
+  status_view java_view(const std::string& topic) {
     const auto result = driver.read(bootstrap(), topic, all_connectors);
     EXPECT_EQ(result.exit_code, 0) << "java read failed";
-    auto json = parse_json(result.out);
-    if (raw) *raw = json;
-    return view_from_java(json);
+    return view_from_java(parse_json(result.out));
   }
 
   interop::java_driver driver;
@@ -198,14 +197,10 @@ TEST_F(Interop, WhatConnectWritesStatusStoreReadsAsTheSameViewAndItsPutSafeJudge
       << describe_differences(differences(after, view_from_store(*reader, all_connectors)));
   reader->stop();
 
-  nlohmann::json raw;
-  const auto java = java_view(topic, &raw);
+  // Versions included: status-store read Connect's and wrote its own, which Connect now reads.
+  const auto java = java_view(topic);
   const auto java_diffs = differences(after, java);
   EXPECT_TRUE(java_diffs.empty()) << "Connect's view after status-store's putSafes: " << describe_differences(java_diffs);
-  // Kafka 4.4 added AbstractStatus.version: Java keeps its own, and reads none from status-store's records.
-  const auto versions = java_versions(raw);
-  EXPECT_EQ(versions.at(conn_a + "/task 0"), std::optional<std::string>{"1.2.3"});
-  EXPECT_EQ(versions.at(conn_b), std::nullopt) << "connector B was last written by status-store";
 }
 
 TEST_F(Interop, WhatStatusStoreWritesConnectReadsAsTheSameViewAndItsPutSafeJudgesStatusStoresStatuses) {
@@ -227,12 +222,10 @@ TEST_F(Interop, WhatStatusStoreWritesConnectReadsAsTheSameViewAndItsPutSafeJudge
   // reads everything: status-store's statuses plus the one putSafe it accepted.
   const auto written = driver.write(bootstrap(), topic, to_driver_ops(other_worker_put_safes()));
   ASSERT_EQ(written.exit_code, 0) << "java write failed";
-  nlohmann::json raw;
-  const auto java = java_view(topic, &raw);
+  const auto java = java_view(topic);
   const auto diffs = differences(expected_after_put_safes(), java);
-  EXPECT_TRUE(diffs.empty()) << "Connect's view of what status-store wrote: " << describe_differences(diffs);
-  // Neither status-store nor this putSafe wrote a version (Kafka 4.4's AbstractStatus.version).
-  for (const auto& [status, version] : java_versions(raw)) EXPECT_EQ(version, std::nullopt) << status;
+  EXPECT_TRUE(diffs.empty()) << "Connect's view of what status-store wrote (versions included): "
+                             << describe_differences(diffs);
 }
 
 namespace {
@@ -247,21 +240,12 @@ std::vector<status_op> one_status_per_key() {
   for (const auto& name : names) {
     ++generation;
     ops.push_back(put(connector_status{name, value(status_state::running, {}, worker_1, generation)}));
-    ops.push_back(put(task_status{name, 0, value(status_state::failed, trace_failed, worker_2, generation)}));
+    ops.push_back(put(task_status{name, 0, value(status_state::failed, trace_failed, worker_2, generation, name + "-1.0")}));
     ops.push_back(put(task_status{name, 1, value(status_state::paused, trace_restart, worker_1, generation)}));
     ops.push_back(put(task_status{name, 2, value(status_state::destroyed, {}, worker_1, generation)}));
     ops.push_back(put_topic(topic_status{"topic." + name, name, 1, discovered + generation}));
   }
   return ops;
-}
-
-/// Kafka 4.4's status values end with "version" (AbstractStatus.version, null unless a worker reports
-/// its plugin's version); status-store's end after "generation", as Connect 3.x and 4.0-4.3 wrote them.
-std::optional<std::string> without_null_version(const std::optional<std::string>& value) {
-  static const std::string suffix = ",\"version\":null}";
-  if (!value || value->size() < suffix.size() || value->compare(value->size() - suffix.size(), suffix.size(), suffix) != 0)
-    return value;
-  return value->substr(0, value->size() - suffix.size()) + "}";
 }
 
 }  // namespace
@@ -295,7 +279,7 @@ TEST_F(Interop, BothStoresPutEveryKeyOnJavasPartitionWithTheSameValueBytes) {
   EXPECT_EQ(partitions_used.size(), 5u) << "the keys should cover every partition for the check to mean something";
   ASSERT_EQ(by_key.size(), ops.size()) << "one key per status";
 
-  size_t tombstones = 0;
+  size_t tombstones = 0, null_versions = 0, string_versions = 0;
   for (const auto& [key, records] : by_key) {
     ASSERT_EQ(records.size(), 2u) << key << ": expected one record from each store";
     const auto& ours = records[0];
@@ -308,11 +292,13 @@ TEST_F(Interop, BothStoresPutEveryKeyOnJavasPartitionWithTheSameValueBytes) {
     const auto our_value = bytes(ours);
     const auto their_value = bytes(theirs);
     if (!our_value) ++tombstones;
-    EXPECT_EQ(our_value, without_null_version(their_value))
-        << key << ": status-store's value bytes differ from Connect's (beyond 4.4's \"version\":null)";
+    EXPECT_EQ(our_value, their_value) << key << ": status-store's value bytes differ from Connect's";
     if (their_value && (key.starts_with("status-connector-") || key.starts_with("status-task-"))) {
-      EXPECT_TRUE(their_value->ends_with(",\"version\":null}")) << key << ": " << *their_value;
+      // Both forms of the version field occur: null and a string.
+      ++(their_value->ends_with(",\"version\":null}") ? null_versions : string_versions);
     }
   }
   EXPECT_EQ(tombstones, 20u) << "each name's task 2 is a tombstone on both sides";
+  EXPECT_EQ(null_versions, 40u) << "each name's connector and task 1 have no version";
+  EXPECT_EQ(string_versions, 20u) << "each name's task 0 has one";
 }

@@ -10,15 +10,14 @@ namespace {
 
 using json = nlohmann::json;
 
-status_op make(status_op::kind what, decltype(status_op::status) status, std::optional<std::string> version = {}) {
-  return status_op{what, std::move(status), std::move(version)};
-}
+status_op make(status_op::kind what, decltype(status_op::status) status) { return status_op{what, std::move(status)}; }
 
 void put_value(json& j, const status_value& value) {
   j["state"] = std::string(to_string(value.state));
   j["trace"] = value.trace ? json(*value.trace) : json(nullptr);
   j["worker_id"] = value.worker_id;
   j["generation"] = value.generation;
+  if (value.version) j["version"] = *value.version;
 }
 
 json to_json(const status_op& op) {
@@ -36,7 +35,6 @@ json to_json(const status_op& op) {
         j["task"] = t.task;
         put_value(j, t.value);
       }
-      if (op.version) j["version"] = *op.version;
       return j;
     case status_op::kind::put_topic: {
       const auto& t = std::get<topic_status>(op.status);
@@ -56,9 +54,7 @@ json to_json(const status_op& op) {
 }  // namespace
 
 status_op put(connector_status status) { return make(status_op::kind::put, std::move(status)); }
-status_op put(task_status status, std::optional<std::string> version) {
-  return make(status_op::kind::put, std::move(status), std::move(version));
-}
+status_op put(task_status status) { return make(status_op::kind::put, std::move(status)); }
 status_op put_safe(connector_status status) { return make(status_op::kind::put_safe, std::move(status)); }
 status_op put_safe(task_status status) { return make(status_op::kind::put_safe, std::move(status)); }
 status_op put_topic(topic_status status) { return make(status_op::kind::put_topic, std::move(status)); }

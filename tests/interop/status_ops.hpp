@@ -17,13 +17,10 @@ struct status_op {
   enum class kind { put, put_safe, put_topic, delete_topic, flush };
   kind what = kind::flush;
   std::variant<std::monostate, connector_status, task_status, topic_status> status;
-  /// Kafka 4.4's AbstractStatus.version (the plugin version a Java worker reports); Java only,
-  /// status-store has no such field.
-  std::optional<std::string> version;
 };
 
 status_op put(connector_status status);
-status_op put(task_status status, std::optional<std::string> version = std::nullopt);
+status_op put(task_status status);
 status_op put_safe(connector_status status);
 status_op put_safe(task_status status);
 status_op put_topic(topic_status status);

@@ -26,6 +26,7 @@ status_value status_from_java(const json& j) {
   if (const auto& trace = field(j, "trace"); !trace.is_null()) value.trace = trace.get<std::string>();
   value.worker_id = field(j, "worker_id").get<std::string>();
   value.generation = field(j, "generation").get<int32_t>();
+  if (const auto& version = field(j, "version"); !version.is_null()) value.version = version.get<std::string>();
   return value;
 }
 
@@ -67,6 +68,8 @@ void compare_status(const std::string& where, const status_value& expected, cons
   if (expected.generation != actual.generation)
     out.push_back(where + ": generation " + std::to_string(expected.generation) + " expected, got " +
                   std::to_string(actual.generation));
+  if (expected.version != actual.version)
+    out.push_back(where + ": version " + show(expected.version) + " expected, got " + show(actual.version));
 }
 
 void compare_topic(const std::string& where, const topic_status& expected, const topic_status& actual,
@@ -111,21 +114,6 @@ status_view view_from_java(const json& read_output) {
     if (!view.emplace(name, std::move(entry)).second) throw std::runtime_error("Java view: connector listed twice: " + name);
   }
   return view;
-}
-
-std::map<std::string, std::optional<std::string>> java_versions(const json& read_output) {
-  std::map<std::string, std::optional<std::string>> versions;
-  auto version_of = [](const json& status) -> std::optional<std::string> {
-    const auto& v = field(status, "version");
-    return v.is_null() ? std::nullopt : std::optional<std::string>{v.get<std::string>()};
-  };
-  for (const auto& c : field(read_output, "connectors")) {
-    const auto name = field(c, "name").get<std::string>();
-    if (const auto& status = field(c, "status"); !status.is_null()) versions[name] = version_of(status);
-    for (const auto& t : field(c, "tasks"))
-      versions[name + "/task " + std::to_string(field(t, "task").get<int32_t>())] = version_of(t);
-  }
-  return versions;
 }
 
 status_view view_from_store(store& s, const std::vector<std::string>& names) {

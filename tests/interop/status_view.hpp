@@ -25,13 +25,10 @@ struct connector_entry {
 
 using status_view = std::map<std::string, connector_entry>;
 
-/// The Java driver's `read` output ({"connectors":[{"name","status","tasks","topics"}]}). Its
-/// per-status "version" (Kafka 4.4's AbstractStatus.version) has no counterpart in status-store and is
-/// read by java_versions() instead. Throws std::runtime_error on a malformed document.
+/// The Java driver's `read` output ({"connectors":[{"name","status","tasks","topics"}]}), each
+/// status with its "version" (AbstractStatus.version, Connect 4.1+). Throws std::runtime_error on a
+/// malformed document.
 status_view view_from_java(const nlohmann::json& read_output);
-
-/// "connector" or "connector/task N" -> the "version" Java reported for that status.
-std::map<std::string, std::optional<std::string>> java_versions(const nlohmann::json& read_output);
 
 /// What `s` serves for every connector it lists plus `names`.
 status_view view_from_store(store& s, const std::vector<std::string>& names);

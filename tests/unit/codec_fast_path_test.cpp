@@ -29,7 +29,8 @@ TEST(CodecFastPath, StatusValuesAreByteIdenticalToTheLibraryPath) {
   for (int i = 0; i < 40000; ++i) {
     status_value v{static_cast<status_state>(random() % 7),
                    random() % 2 ? std::optional<std::string>{random_text(random)} : std::nullopt,
-                   random_text(random), static_cast<int32_t>(random())};
+                   random_text(random), static_cast<int32_t>(random()),
+                   random() % 2 ? std::optional<std::string>{random_text(random)} : std::nullopt};
     ASSERT_EQ(encode_status_value(v), encode_status_value_with_library(v)) << "case " << i;
   }
 }

@@ -14,7 +14,7 @@ connector_view sample_view() {
   v.name = "src";
   v.found = true;
   v.connector = connector_status{"src", {status_state::running, std::nullopt, "w1:8083", 2}};
-  v.tasks.push_back(task_status{"src", 0, {status_state::failed, "boom\n\tat x", "w1:8083", 2}});
+  v.tasks.push_back(task_status{"src", 0, {status_state::failed, "boom\n\tat x", "w1:8083", 2, "1.4.0"}});
   v.topics.push_back(topic_status{"orders", "src", 0, 1580000000000});
   return v;
 }
@@ -23,7 +23,7 @@ connector_view sample_view() {
 TEST(StatusJson, ConnectorStatusHasConnectsRestShape) {
   EXPECT_EQ(connector_status_json(sample_view()),
             R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083"},)"
-            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","trace":"boom\n\tat x"}]})");
+            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","trace":"boom\n\tat x","version":"1.4.0"}]})");
 }
 
 TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
@@ -37,8 +37,8 @@ TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
 TEST(StatusJson, OneLinePerStatusWithTheFieldsThatApply) {
   auto lines = status_lines_json(sample_view());
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0], R"({"key":"status-connector-src","type":"connector","connector":"src","state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":2})");
-  EXPECT_EQ(lines[1], R"({"key":"status-task-src-0","type":"task","connector":"src","task":0,"state":"FAILED","trace":"boom\n\tat x","worker_id":"w1:8083","generation":2})");
+  EXPECT_EQ(lines[0], R"({"key":"status-connector-src","type":"connector","connector":"src","state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":2,"version":null})");
+  EXPECT_EQ(lines[1], R"({"key":"status-task-src-0","type":"task","connector":"src","task":0,"state":"FAILED","trace":"boom\n\tat x","worker_id":"w1:8083","generation":2,"version":"1.4.0"})");
   EXPECT_EQ(lines[2], R"({"key":"status-topic-orders:connector-src","type":"topic","connector":"src","task":0,"topic":"orders","discover_timestamp":1580000000000})");
 }
 

@@ -20,7 +20,8 @@ void PrintTo(const parsed_key& k, std::ostream* os) {
 }
 void PrintTo(const status_value& v, std::ostream* os) {
   *os << "{" << to_string(v.state) << ", trace=" << (v.trace ? "'" + *v.trace + "'" : std::string("null"))
-      << ", worker_id='" << v.worker_id << "', generation=" << v.generation << "}";
+      << ", worker_id='" << v.worker_id << "', generation=" << v.generation
+      << ", version=" << (v.version ? "'" + *v.version + "'" : std::string("null")) << "}";
 }
 void PrintTo(const topic_status& t, std::ostream* os) {
   *os << "{" << t.topic << ", " << t.connector << ", " << t.task << ", " << t.discover_timestamp << "}";
@@ -109,34 +110,34 @@ TEST(StatusKeys, BuildAsConnectDoes) {
 
 TEST(StatusValueEncoding, RunningWithoutTraceMatchesTheRealWireExample) {
   EXPECT_EQ(encode_status_value(value(status_state::running, std::nullopt, "localhost:50292", 2)),
-            R"({"state":"RUNNING","trace":null,"worker_id":"localhost:50292","generation":2})");
+            R"({"state":"RUNNING","trace":null,"worker_id":"localhost:50292","generation":2,"version":null})");
 }
 
 TEST(StatusValueEncoding, FailedWithTraceMatchesTheRealWireExample) {
   EXPECT_EQ(encode_status_value(value(status_state::failed, "org.apache...WakeupException\n\tat ...", "1.80.4.2:8083", 16)),
-            R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16})");
+            R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16,"version":null})");
 }
 
 TEST(StatusValueEncoding, EveryStateAndGenerationExtremes) {
   EXPECT_EQ(encode_status_value(value(status_state::unassigned, std::nullopt, "w", 0)),
-            R"({"state":"UNASSIGNED","trace":null,"worker_id":"w","generation":0})");
+            R"({"state":"UNASSIGNED","trace":null,"worker_id":"w","generation":0,"version":null})");
   EXPECT_EQ(encode_status_value(value(status_state::stopped, std::nullopt, "w", -1)),
-            R"({"state":"STOPPED","trace":null,"worker_id":"w","generation":-1})");
+            R"({"state":"STOPPED","trace":null,"worker_id":"w","generation":-1,"version":null})");
   EXPECT_EQ(encode_status_value(value(status_state::restarting, std::nullopt, "w", std::numeric_limits<int32_t>::max())),
-            R"({"state":"RESTARTING","trace":null,"worker_id":"w","generation":2147483647})");
+            R"({"state":"RESTARTING","trace":null,"worker_id":"w","generation":2147483647,"version":null})");
   EXPECT_EQ(encode_status_value(value(status_state::paused, std::nullopt, "w", std::numeric_limits<int32_t>::min())),
-            R"({"state":"PAUSED","trace":null,"worker_id":"w","generation":-2147483648})");
+            R"({"state":"PAUSED","trace":null,"worker_id":"w","generation":-2147483648,"version":null})");
 }
 
 TEST(StatusValueEncoding, EmptyTraceIsAStringNotNull) {
   EXPECT_EQ(encode_status_value(value(status_state::failed, "", "w", 1)),
-            R"({"state":"FAILED","trace":"","worker_id":"w","generation":1})");
+            R"({"state":"FAILED","trace":"","worker_id":"w","generation":1,"version":null})");
 }
 
 std::string encoded_trace(std::string_view trace) {
   const std::string bytes = encode_status_value(value(status_state::failed, std::string(trace), "w", 1));
   const std::string prefix = R"({"state":"FAILED","trace":")";
-  const std::string suffix = R"(","worker_id":"w","generation":1})";
+  const std::string suffix = R"(","worker_id":"w","generation":1,"version":null})";
   EXPECT_TRUE(bytes.starts_with(prefix) && bytes.ends_with(suffix)) << bytes;
   return bytes.substr(prefix.size(), bytes.size() - prefix.size() - suffix.size());
 }
@@ -191,6 +192,42 @@ TEST(StatusValueEncoding, EscapedValuesDecodeBackToTheSameTrace) {
         std::string("Grüße ✓"), std::string("\U0001F600 emoji"), std::string("\\u001f"), std::string("\0x", 2)}) {
     const status_value v = value(status_state::failed, trace, "w", 3);
     EXPECT_EQ(decode_ok(encode_status_value(v)), v) << trace;
+  }
+}
+
+// --- the plugin version (KIP-891, Connect 4.1+) ------------------------------------------------------
+
+TEST(StatusValueEncoding, TheVersionIsTheLastFieldAsConnect41AndLaterWriteIt) {
+  // KafkaStatusBackingStore.serialize of Connect 4.1-4.4: STATUS_SCHEMA_V0 ends with an optional
+  // "version"; JsonConverter writes it as null when the worker reported none.
+  EXPECT_EQ(encode_status_value(status_value{status_state::running, std::nullopt, "localhost:8083", 2, "4.4.0"}),
+            R"({"state":"RUNNING","trace":null,"worker_id":"localhost:8083","generation":2,"version":"4.4.0"})");
+  EXPECT_EQ(encode_status_value(status_value{status_state::failed, "boom", "w", 1, ""}),
+            R"({"state":"FAILED","trace":"boom","worker_id":"w","generation":1,"version":""})");
+  // A version that needs escaping takes the library path and still comes out as Jackson writes it.
+  EXPECT_EQ(encode_status_value(status_value{status_state::paused, std::nullopt, "w", 1, "1.0\"\U0001F600"}),
+            R"({"state":"PAUSED","trace":null,"worker_id":"w","generation":1,"version":"1.0\"\uD83D\uDE00"})");
+}
+
+TEST(StatusValueDecoding, TheVersionIsReadWhenPresentAndNoneWhenAbsentOrNull) {
+  EXPECT_EQ(decode_ok(R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":"3.1.2"})").version,
+            std::optional<std::string>{"3.1.2"});
+  EXPECT_EQ(decode_ok(R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":null})").version,
+            std::nullopt);
+  // Connect 3.x and 4.0 wrote four fields.
+  EXPECT_EQ(decode_ok(R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1})").version, std::nullopt);
+  // (String) map.get("version") of anything else throws in Connect, which then skips the record.
+  EXPECT_EQ(reason_of(decode_status_value(R"({"state":"RUNNING","worker_id":"w","generation":1,"version":4})")),
+            "field 'version' is not a string or null");
+  EXPECT_TRUE(is_error(decode_status_value(R"({"state":"RUNNING","worker_id":"w","generation":1,"version":["1"]})")));
+}
+
+TEST(StatusValueEncoding, AVersionRoundTrips) {
+  for (const std::optional<std::string>& version :
+       {std::optional<std::string>{}, std::optional<std::string>{"1.0.0-SNAPSHOT"}, std::optional<std::string>{""},
+        std::optional<std::string>{"v\n\"2\""}, std::optional<std::string>{"版本 \U0001F600"}}) {
+    const status_value v{status_state::running, std::nullopt, "w", 7, version};
+    EXPECT_EQ(decode_ok(encode_status_value(v)), v) << version.value_or("(none)");
   }
 }
 
