@@ -79,6 +79,7 @@ void print_table(const connector_view& v) {
   auto row = [](const std::string& what, const status_value& value) {
     std::cout << std::left << std::setw(28) << what << std::setw(12) << to_string(value.state) << std::setw(24)
               << value.worker_id << std::setw(6) << value.generation;
+    if (value.version && !value.version->empty()) std::cout << " version " << *value.version;
     if (value.trace) {
       const auto& t = *value.trace;
       std::cout << " " << t.substr(0, t.find('\n'));

@@ -26,7 +26,7 @@ check "put task with a trace (putSafe)" 0 "acknowledged" -- "$bin" put task my-s
 check "put second task" 0 "acknowledged" -- "$bin" put task my-src 1 --state running --worker-id w1:8083 --generation 3 "${c[@]}"
 check "put topic" 0 "acknowledged" -- "$bin" put topic my-src orders "${c[@]}"
 check "stale putSafe exits 1 and says why" 1 "newer generation" -- "$bin" put connector my-src --state UNASSIGNED --worker-id w2:8083 --generation 1 --safe "${c[@]}"
-check "get shows the connector table" 0 "connector my-src +RUNNING" -- "$bin" get connector my-src "${c[@]}"
+check "get shows the connector table" 0 "connector my-src +RUNNING +w1:8083 +3 +version 2.1.0" -- "$bin" get connector my-src "${c[@]}"
 check "get shows the task" 0 "task 1 +RUNNING" -- "$bin" get connector my-src "${c[@]}"
 out=$("$bin" get connector my-src --json "${c[@]}" 2>&1)
 if python3 - "$out" <<'PY'
