@@ -29,29 +29,28 @@ struct pending_update {
   uint64_t accept_seq = 0;
 };
 
-/// The value putSafe decides on: read back from the topic or acknowledged by it. The worker id is
-/// interned: a cluster has a handful of workers and many keys.
-struct known_status {
-  const std::string* worker_id = nullptr;
-  int32_t generation = 0;
-};
-
 // Memory per key matters (a worker may track a million keys): an idle key keeps no update, only
-// what putSafe needs; updates live on the heap only while they are pending.
+// what putSafe needs; updates live on the heap only while they are pending. Flat fields, no
+// std::optional, widest first: 56 bytes, so a key's hash-map node is one 112-byte allocation
+// (it was 80 bytes and a 144-byte allocation with an optional known status).
 struct key_state {
   std::unique_ptr<pending_update> head;  // being written, or waiting for its retry
   std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
-  bool in_flight = false;
-  bool retry_scheduled = false;
   uint64_t retry_ticket = 0;  // the failed send's id; only the matching due notice counts
-  uint32_t retries_done = 0;  // retries used by the current failure episode
   uint64_t send_id = 0;       // matches delivery reports to the current send
-  std::optional<known_status> known;
+  // The value putSafe decides on: read back from the topic or acknowledged by it; nullptr when none.
+  // The worker id is interned: a cluster has a handful of workers and many keys.
+  const std::string* known_worker = nullptr;
+  int32_t known_generation = 0;
+  uint32_t retries_done = 0;  // retries used by the current failure episode
   // Our own acknowledged tombstones whose read-back is still to come: such an echo must not abandon
   // a newer update of ours. `echo_seen_early` covers the read-back overtaking the acknowledgement.
   uint32_t own_tombstone_echoes = 0;
+  bool in_flight = false;
+  bool retry_scheduled = false;
   bool echo_seen_early = false;
 };
+static_assert(sizeof(key_state) <= 56, "a million keys: keep the per-key state small");
 
 struct coalescer_state {
   coalescer_state() = default;  // required under C++20, see CMakeLists.txt
@@ -64,7 +63,7 @@ struct coalescer_state {
   std::shared_ptr<spdlog::logger> log;
 
   std::unordered_map<std::string, key_state> keys;
-  std::unordered_set<std::string> worker_ids;  // the interned worker ids of known_status
+  std::unordered_set<std::string> worker_ids;  // the interned worker ids of key_state::known_worker
   /// accept_seq → put time (the facade's, else the accept; clock ns) of every unresolved update: gives pending, the oldest
   /// unacknowledged age, and flush watermarks in one ordered structure.
   std::map<uint64_t, int64_t> unresolved;
@@ -93,12 +92,18 @@ int64_t now_ns(self_ptr self) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(self->clock().now().time_since_epoch()).count();
 }
 
-bool can_write_safely(const std::optional<known_status>& known, const pending_update& u) {
-  return !known || *known->worker_id == u.worker_id || known->generation <= u.generation;
+bool can_write_safely(const key_state& ks, const pending_update& u) {
+  return !ks.known_worker || *ks.known_worker == u.worker_id || ks.known_generation <= u.generation;
 }
 
-known_status make_known(self_ptr self, const std::string& worker_id, int32_t generation) {
-  return known_status{&*self->state.worker_ids.insert(worker_id).first, generation};
+void remember(self_ptr self, key_state& ks, const std::string& worker_id, int32_t generation) {
+  ks.known_worker = &*self->state.worker_ids.insert(worker_id).first;
+  ks.known_generation = generation;
+}
+
+void forget(key_state& ks) {
+  ks.known_worker = nullptr;
+  ks.known_generation = 0;
 }
 
 void resolve(self_ptr self, const pending_update& u) {
@@ -131,11 +136,11 @@ void advance(self_ptr self, const std::string& key, key_state& ks) {
   if (!ks.next) return;
   ks.head = std::move(ks.next);
   ks.next.reset();
-  if (ks.head->safe && !can_write_safely(ks.known, *ks.head)) {
+  if (ks.head->safe && !can_write_safely(ks, *ks.head)) {
     auto& st = self->state;
     ++st.counters.dropped_stale;
     st.log->debug("waiting putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
-                  *ks.known->worker_id, ks.known->generation);
+                  *ks.known_worker, ks.known_generation);
     resolve(self, *ks.head);
     ks.head.reset();
     return;
@@ -168,11 +173,11 @@ void accept(self_ptr self, status_update& u) {
                    ++st.last_accept_seq};
   st.unresolved.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns(self));
   auto& ks = st.keys[u.key];
-  if (p.safe && !can_write_safely(ks.known, p)) {
+  if (p.safe && !can_write_safely(ks, p)) {
     ++st.counters.dropped_stale;
     st.log->debug("putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
                   "generation {}",
-                  u.key, p.worker_id, p.generation, *ks.known->worker_id, ks.known->generation);
+                  u.key, p.worker_id, p.generation, *ks.known_worker, ks.known_generation);
     resolve(self, p);
     return;
   }
@@ -202,13 +207,13 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
     case delivery_outcome::success:
       ++st.counters.success;
       if (ks.head->tombstone) {
-        ks.known.reset();
+        forget(ks);
         if (ks.echo_seen_early)
           ks.echo_seen_early = false;
         else
           ++ks.own_tombstone_echoes;
       } else if (!ks.head->worker_id.empty()) {  // connector and task statuses: our write is now known
-        ks.known = make_known(self, ks.head->worker_id, ks.head->generation);
+        remember(self, ks, ks.head->worker_id, ks.head->generation);
       }
       resolve_acknowledged(self, *ks.head);
       advance(self, r.key, ks);
@@ -252,10 +257,10 @@ void on_retry_due(self_ptr self, const retry_request& due) {
   }
   // A retry is a delayed copy: re-check putSafe's rule against what the topic now shows, for plain
   // puts too. Another worker's newer generation for this key means ownership moved on.
-  if (!ks.head->worker_id.empty() && !can_write_safely(ks.known, *ks.head)) {
+  if (!ks.head->worker_id.empty() && !can_write_safely(ks, *ks.head)) {
     ++st.counters.dropped_stale;
     st.log->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
-                  ks.head->worker_id, ks.head->generation, *ks.known->worker_id, ks.known->generation);
+                  ks.head->worker_id, ks.head->generation, *ks.known_worker, ks.known_generation);
     resolve(self, *ks.head);
     ks.head.reset();
     ks.retries_done = 0;
@@ -277,10 +282,10 @@ void on_observe(self_ptr self, observed_status& o) {
   }
   auto& ks = it->second;
   if (!o.tombstone) {
-    ks.known = make_known(self, o.worker_id, o.generation);
+    remember(self, ks, o.worker_id, o.generation);
     return;
   }
-  ks.known.reset();
+  forget(ks);
   if (ks.in_flight && ks.head->tombstone) {
     ks.echo_seen_early = true;  // our own tombstone, read back before its acknowledgement
     return;
