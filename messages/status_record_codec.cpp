@@ -515,7 +515,87 @@ int32_t java_int_value(int64_t v) { return static_cast<int32_t>(static_cast<uint
 
 }  // namespace
 
+namespace {
+
+/// Reads the exact form encode_status_value writes for verbatim strings, which is also the form
+/// Connect writes; nullopt for anything else (the caller then takes the library path, which
+/// decides on it — including every error). The status view decodes every record read back, so this
+/// is on the hot path: it skips building a JSON tree.
+class verbatim_status_reader {
+ public:
+  explicit verbatim_status_reader(std::string_view bytes) : rest_{bytes} {}
+
+  std::optional<status_value> read() {
+    status_value value;
+    std::string_view state;
+    if (!literal(R"({"state":")") || !string_body(state)) return std::nullopt;
+    const auto parsed_state = parse_status_state(state);
+    if (!parsed_state) return std::nullopt;
+    value.state = *parsed_state;
+    if (!literal(R"(,"trace":)") || !optional_string(value.trace)) return std::nullopt;
+    std::string_view worker;
+    if (!literal(R"(,"worker_id":")") || !string_body(worker)) return std::nullopt;
+    value.worker_id.assign(worker);
+    if (!literal(R"(,"generation":)") || !small_integer(value.generation)) return std::nullopt;
+    if (literal(R"(,"version":)") && !optional_string(value.version)) return std::nullopt;
+    if (!literal("}") || !rest_.empty()) return std::nullopt;
+    return value;
+  }
+
+ private:
+  bool literal(std::string_view text) {
+    if (!rest_.starts_with(text)) return false;
+    rest_.remove_prefix(text.size());
+    return true;
+  }
+  /// The characters up to the closing quote, which must be written verbatim (see written_verbatim):
+  /// no escape, no control character, valid UTF-8 of at most 3 bytes per character.
+  bool string_body(std::string_view& out) {
+    const std::size_t end = rest_.find('"');
+    if (end == std::string_view::npos) return false;
+    out = rest_.substr(0, end);
+    if (!written_verbatim(out)) return false;
+    rest_.remove_prefix(end + 1);
+    return true;
+  }
+  bool optional_string(std::optional<std::string>& out) {
+    if (literal("null")) return true;
+    std::string_view text;
+    if (!literal("\"") || !string_body(text)) return false;
+    out.emplace(text);
+    return true;
+  }
+  /// A JSON integer of at most 10 digits (no leading zero), as Long.intValue() of it.
+  bool small_integer(int32_t& out) {
+    std::size_t i = 0;
+    const bool negative = i < rest_.size() && rest_[i] == '-';
+    if (negative) ++i;
+    const std::size_t first = i;
+    int64_t magnitude = 0;
+    while (i < rest_.size() && rest_[i] >= '0' && rest_[i] <= '9' && i - first < 10) {
+      magnitude = magnitude * 10 + (rest_[i] - '0');
+      ++i;
+    }
+    const std::size_t digits = i - first;
+    if (digits == 0 || (digits > 1 && rest_[first] == '0')) return false;
+    if (i < rest_.size() && ((rest_[i] >= '0' && rest_[i] <= '9') || rest_[i] == '.' || rest_[i] == 'e' || rest_[i] == 'E'))
+      return false;  // longer, or a float: the library path
+    out = java_int_value(negative ? -magnitude : magnitude);
+    rest_.remove_prefix(i);
+    return true;
+  }
+
+  std::string_view rest_;
+};
+
+}  // namespace
+
 decoded<status_value> decode_status_value(std::string_view bytes) {
+  if (auto value = verbatim_status_reader{bytes}.read()) return std::move(*value);
+  return decode_status_value_with_library(bytes);
+}
+
+decoded<status_value> decode_status_value_with_library(std::string_view bytes) {
   auto parsed = parse_json(bytes);
   if (auto* err = std::get_if<decode_error>(&parsed)) return std::move(*err);
   const json& root = std::get<json>(parsed);

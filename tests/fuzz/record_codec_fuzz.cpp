@@ -12,6 +12,8 @@
 //     bytes that decode again to an equal value, and encoding that value once more gives the same bytes.
 //   - encode_status_value / encode_topic_value on arbitrary strings (the key and value bytes, which
 //     need not be UTF-8): never throws, always decodes; equal when the strings were valid UTF-8.
+//   - decode_status_value (with its verbatim fast path) and decode_status_value_with_library give the
+//     same value, or the same error, for every input.
 #include "messages/status_record_codec.hpp"
 
 #include <cstddef>
@@ -155,6 +157,20 @@ void check_encode_arbitrary(std::string_view a, std::string_view b, const uint8_
 
 }  // namespace
 
+/// The fast path may only ever say what the library path says.
+void check_decoders_agree(std::string_view bytes) {
+  const decoded<status_value> fast = decode_status_value(bytes);
+  const decoded<status_value> library = decode_status_value_with_library(bytes);
+  const auto* fast_error = std::get_if<decode_error>(&fast);
+  const auto* library_error = std::get_if<decode_error>(&library);
+  check((fast_error == nullptr) == (library_error == nullptr), "the decoders disagree on whether a value decodes", bytes);
+  if (fast_error) {
+    check(fast_error->reason == library_error->reason, "the decoders give different errors", bytes);
+  } else {
+    check(std::get<status_value>(fast) == std::get<status_value>(library), "the decoders give different values", bytes);
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const std::size_t newline = input.find('\n');
@@ -162,6 +178,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view value = newline == std::string_view::npos ? input : input.substr(newline + 1);
 
   check_key(key);
+  check_decoders_agree(value);
   check_value_round_trip<status_value>(value, decode_status_value, encode_status_value,
                                        "status value round trip");
   check_value_round_trip<topic_status>(value, decode_topic_value, encode_topic_value, "topic value round trip");

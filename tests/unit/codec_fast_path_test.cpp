@@ -1,5 +1,5 @@
-// The encoders' verbatim fast path must give exactly the bytes of the JSON-library path, whatever the
-// strings hold: random strings drawn from an alphabet of plain ASCII, every escape-worthy character,
+// The codec's verbatim fast paths must give exactly what the JSON-library paths give — the encoders'
+// bytes, the status decoder's value or error — whatever the strings hold: random strings drawn from an alphabet of plain ASCII, every escape-worthy character,
 // 2-, 3- and 4-byte UTF-8, and invalid bytes.
 #include "messages/status_record_codec.hpp"
 
@@ -32,6 +32,69 @@ TEST(CodecFastPath, StatusValuesAreByteIdenticalToTheLibraryPath) {
                    random_text(random), static_cast<int32_t>(random()),
                    random() % 2 ? std::optional<std::string>{random_text(random)} : std::nullopt};
     ASSERT_EQ(encode_status_value(v), encode_status_value_with_library(v)) << "case " << i;
+  }
+}
+
+namespace {
+/// Both decoders' answers as one comparable string: the value's re-encoding, or the error's reason.
+std::string outcome(const decoded<status_value>& d) {
+  if (const auto* e = std::get_if<decode_error>(&d)) return "error: " + e->reason;
+  const auto& v = std::get<status_value>(d);
+  return encode_status_value_with_library(v) + (v.trace ? "" : " (no trace)") + (v.version ? "" : " (no version)");
+}
+}  // namespace
+
+TEST(CodecFastPath, StatusValuesDecodeAsTheLibraryPathDecodesThem) {
+  std::mt19937_64 random{13};
+  for (int i = 0; i < 40000; ++i) {
+    status_value v{static_cast<status_state>(random() % 7),
+                   random() % 2 ? std::optional<std::string>{random_text(random)} : std::nullopt,
+                   random_text(random), static_cast<int32_t>(random()),
+                   random() % 2 ? std::optional<std::string>{random_text(random)} : std::nullopt};
+    const std::string bytes = encode_status_value(v);
+    const auto fast = decode_status_value(bytes);
+    ASSERT_EQ(outcome(fast), outcome(decode_status_value_with_library(bytes))) << "case " << i << ": " << bytes;
+    ASSERT_TRUE(std::holds_alternative<status_value>(fast)) << bytes;
+  }
+}
+
+TEST(CodecFastPath, NearMissesOfTheVerbatimFormDecodeAsTheLibraryPathDecodesThem) {
+  for (const char* bytes : {
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":null})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":"1.0"})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":-0})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":01})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1.0})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1e2})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":2147483648})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":9999999999})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":-2147483649})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":18446744073709551617})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":-})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":"1"})",
+           R"({"state":"RUNNIN","trace":null,"worker_id":"w","generation":1})",
+           R"({"state":"running","trace":null,"worker_id":"w","generation":1})",
+           R"({"state":"FAILED","trace":"a\nb","worker_id":"w","generation":1})",
+           R"({"state":"FAILED","trace":"a\"b","worker_id":"w","generation":1})",
+           R"({"state":"FAILED","trace":"\uD83D\uDE00","worker_id":"w","generation":1})",
+           "{\"state\":\"FAILED\",\"trace\":\"\xF0\x9F\x98\x80\",\"worker_id\":\"w\",\"generation\":1}",
+           "{\"state\":\"FAILED\",\"trace\":\"a\tb\",\"worker_id\":\"w\",\"generation\":1}",
+           "{\"state\":\"FAILED\",\"trace\":\"\xFF\",\"worker_id\":\"w\",\"generation\":1}",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1} )",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1}garbage)",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":null,"x":1})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":7})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":)",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"generation":2})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w"})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1)",
+           R"({"state":"RUNNING","trace":nul,"worker_id":"w","generation":1})",
+           R"({ "state":"RUNNING","trace":null,"worker_id":"w","generation":1})",
+           R"({"worker_id":"w","state":"RUNNING","generation":1})",
+           R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":1,"version":"a\\b"})",
+           "", "{", "null", "[]"}) {
+    EXPECT_EQ(outcome(decode_status_value(bytes)), outcome(decode_status_value_with_library(bytes))) << bytes;
   }
 }
 
