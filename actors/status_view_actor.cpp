@@ -13,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_set>
 #include <unordered_map>
 
 namespace status_store {

@@ -106,6 +106,19 @@ std::string secure_broker_test::start_up_error(const worker_config& config) {
   return {};
 }
 
+void secure_broker_test::expect_start_up_refused_once(const worker_config& config, const std::string& broker_reason) {
+  stderr_capture log;
+  const std::string error = start_up_error(config);
+  const std::string captured = log.text();
+  ASSERT_FALSE(error.empty()) << "the store started with a wrong password";
+  EXPECT_NE(error.find("authentication with the broker failed (_AUTHENTICATION)"), std::string::npos) << error;
+  EXPECT_NE(error.find(broker_reason), std::string::npos) << error;
+  EXPECT_EQ(error.find(wrong_password), std::string::npos) << error;
+  EXPECT_EQ(captured.find(wrong_password), std::string::npos) << "the password is in the log";
+  EXPECT_EQ(captured.find(password), std::string::npos) << "the password is in the log";
+  EXPECT_EQ(occurrences(captured, "the broker refused this client's credentials"), 1u) << captured;
+}
+
 void secure_broker_test::expect_each_update_fails_once_without_retrying(const worker_config& config) {
   stderr_capture log;
   auto s = open_store(config, store_options{.jitter_seed = 1});

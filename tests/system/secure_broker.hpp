@@ -39,6 +39,11 @@ struct secure_broker_test : single_node_test {
   /// Opens a store that must not start; returns its error (empty if it started).
   static std::string start_up_error(const worker_config& config);
 
+  /// A store with a wrong password (and a start-up deadline beyond the test's timeout) fails to
+  /// start on the authentication error itself, naming it and `broker_reason`; the credential
+  /// failure is logged once; neither password is in the error or the log.
+  void expect_start_up_refused_once(const worker_config& config, const std::string& broker_reason);
+
   /// A store whose status producer cannot authenticate (admin and reader can): 15 updates, each
   /// failed after one attempt, counted as authentication failures, never retried, logged once, and
   /// neither password anywhere in the log or the Prometheus text.
