@@ -43,12 +43,11 @@ struct key_state {
   const std::string* known_worker = nullptr;
   int32_t known_generation = 0;
   uint32_t retries_done = 0;  // retries used by the current failure episode
-  // Our own acknowledged tombstones whose read-back is still to come: such an echo must not abandon
-  // a newer update of ours. `echo_seen_early` covers the read-back overtaking the acknowledgement.
-  uint32_t own_tombstone_echoes = 0;
   bool in_flight = false;
   bool retry_scheduled = false;
-  bool echo_seen_early = false;
+  // The known value was written by this store (acknowledged, or read back with our writer header):
+  // it never makes a retry of ours stale, whatever worker id it names.
+  bool known_own = false;
 };
 static_assert(sizeof(key_state) <= 56, "a million keys: keep the per-key state small");
 
@@ -96,14 +95,16 @@ bool can_write_safely(const key_state& ks, const pending_update& u) {
   return !ks.known_worker || *ks.known_worker == u.worker_id || ks.known_generation <= u.generation;
 }
 
-void remember(self_ptr self, key_state& ks, const std::string& worker_id, int32_t generation) {
+void remember(self_ptr self, key_state& ks, const std::string& worker_id, int32_t generation, bool own) {
   ks.known_worker = &*self->state.worker_ids.insert(worker_id).first;
   ks.known_generation = generation;
+  ks.known_own = own;
 }
 
 void forget(key_state& ks) {
   ks.known_worker = nullptr;
   ks.known_generation = 0;
+  ks.known_own = false;
 }
 
 void resolve(self_ptr self, const pending_update& u) {
@@ -206,15 +207,10 @@ void on_delivery(self_ptr self, const delivery_result& r, size_t& retriable_seen
   switch (classify_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error))) {
     case delivery_outcome::success:
       ++st.counters.success;
-      if (ks.head->tombstone) {
+      if (ks.head->tombstone)
         forget(ks);
-        if (ks.echo_seen_early)
-          ks.echo_seen_early = false;
-        else
-          ++ks.own_tombstone_echoes;
-      } else if (!ks.head->worker_id.empty()) {  // connector and task statuses: our write is now known
-        remember(self, ks, ks.head->worker_id, ks.head->generation);
-      }
+      else if (!ks.head->worker_id.empty())  // connector and task statuses: our write is now known
+        remember(self, ks, ks.head->worker_id, ks.head->generation, true);
       resolve_acknowledged(self, *ks.head);
       advance(self, r.key, ks);
       return;
@@ -256,8 +252,9 @@ void on_retry_due(self_ptr self, const retry_request& due) {
     ks.next.reset();
   }
   // A retry is a delayed copy: re-check putSafe's rule against what the topic now shows, for plain
-  // puts too. Another worker's newer generation for this key means ownership moved on.
-  if (!ks.head->worker_id.empty() && !can_write_safely(ks, *ks.head)) {
+  // puts too. Another writer's record of another worker's newer generation means ownership moved on;
+  // a record of our own (a send that timed out but was written, say) never does.
+  if (!ks.known_own && !ks.head->worker_id.empty() && !can_write_safely(ks, *ks.head)) {
     ++st.counters.dropped_stale;
     st.log->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
                   ks.head->worker_id, ks.head->generation, *ks.known_worker, ks.known_generation);
@@ -270,9 +267,11 @@ void on_retry_due(self_ptr self, const retry_request& due) {
   start_send(self, key, ks);
 }
 
-/// A value read back from the topic. A tombstone written by someone else abandons a retry waiting
+/// A value read back from the topic. A tombstone written by another writer abandons a retry waiting
 /// for its backoff (as Connect does when the entry is deleted): the key was deleted meanwhile, and
-/// re-sending would resurrect it.
+/// re-sending would resurrect it. Our own records read back (the writer header says so) never abandon
+/// anything: an echo of an acknowledged send, of one that timed out but reached the topic, or a
+/// duplicate librdkafka wrote, all the same (docs/retries.md, "Own writes").
 void on_observe(self_ptr self, observed_status& o) {
   auto& st = self->state;
   auto it = st.keys.find(o.key);
@@ -282,26 +281,17 @@ void on_observe(self_ptr self, observed_status& o) {
   }
   auto& ks = it->second;
   if (!o.tombstone) {
-    remember(self, ks, o.worker_id, o.generation);
+    remember(self, ks, o.worker_id, o.generation, o.own);
     return;
   }
   forget(ks);
-  if (ks.in_flight && ks.head->tombstone) {
-    ks.echo_seen_early = true;  // our own tombstone, read back before its acknowledgement
-    return;
-  }
-  if (ks.own_tombstone_echoes > 0) {
-    --ks.own_tombstone_echoes;
-    return;
-  }
-  if (ks.retry_scheduled) {
-    ks.retry_scheduled = false;
-    --st.counters.waiting_retry;
-    ++st.counters.dropped_stale;
-    st.log->debug("retry for key '{}' abandoned: a tombstone for it was read back", o.key);
-    resolve(self, *ks.head);
-    advance(self, o.key, ks);
-  }
+  if (o.own || !ks.retry_scheduled) return;
+  ks.retry_scheduled = false;
+  --st.counters.waiting_retry;
+  ++st.counters.dropped_stale;
+  st.log->info("retry for key '{}' abandoned: another writer's tombstone for it was read back", o.key);
+  resolve(self, *ks.head);
+  advance(self, o.key, ks);
 }
 
 void on_drain_deadline(self_ptr self) {

@@ -15,13 +15,15 @@
 //   from the same worker, or its generation is <= the new one; otherwise dropped and counted. The
 //   known value is the last one read back (observe) or acknowledged for the key. It is checked when
 //   the update is accepted and again before every retry.
-// - A retry is abandoned (counted as stale-dropped) when the topic shows its key has moved on: a
-//   tombstone written by someone else was read back, or another worker's newer generation was
-//   (putSafe's rule, re-checked before every retry of a connector or task status, plain puts too).
+// - A retry is abandoned (counted as stale-dropped) when the topic shows its key has moved on: another
+//   writer's tombstone was read back, or another writer's record of another worker's newer generation
+//   was (putSafe's rule, re-checked before every retry of a connector or task status, plain puts too).
+//   Our own records read back — acknowledged, timed out but written, or duplicated by librdkafka — are
+//   recognised by the writer header (messages/record_writer_header.hpp) and never abandon a retry.
 //   Connect instead abandons every retry whose generation differs from the last one the store sent;
-//   after an incremental cooperative rebalance that drops the only write of a task this worker
-//   still owns (a FAILED status, say), which nobody rewrites. The per-key rule keeps the guard's
-//   purpose — a stale retry must not overwrite the new owner — without that loss.
+//   after an incremental cooperative rebalance that drops the only write of a task this worker still
+//   owns (a FAILED status, say), which nobody rewrites. The per-key rule keeps the guard's purpose —
+//   a stale retry must not overwrite the new owner — without that loss. See docs/retries.md.
 #include "messages/protocol.hpp"
 
 #include <cstdint>

@@ -108,12 +108,15 @@ struct status_update {
   friend bool operator==(const status_update&, const status_update&) = default;
 };
 
-/// What a reader saw on the topic for a key: the "known value" putSafe decides on.
+/// What a reader saw on the topic for a key: the "known value" putSafe decides on. `own`: this store
+/// instance wrote the record (its writer header, see messages/record_writer_header.hpp), whether the
+/// send was acknowledged, timed out or is still in doubt.
 struct observed_status {
   std::string key;
   bool tombstone = false;
   std::string worker_id;
   int32_t generation = 0;
+  bool own = false;
   friend bool operator==(const observed_status&, const observed_status&) = default;
 };
 
@@ -170,13 +173,14 @@ struct store_counters {
   friend bool operator==(const store_counters&, const store_counters&) = default;
 };
 
-/// One record read from the status topic.
+/// One record read from the status topic. `own`: it carries this store instance's writer header.
 struct consumed_record {
   std::string key;
   bool tombstone = false;
   std::string value;
   int32_t partition = -1;
   int64_t offset = -1;
+  bool own = false;
   friend bool operator==(const consumed_record&, const consumed_record&) = default;
 };
 
@@ -223,7 +227,7 @@ typename Inspector::result_type inspect(Inspector& f, status_update& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observed_status& x) {
-  return f(caf::meta::type_name("observed_status"), x.key, x.tombstone, x.worker_id, x.generation);
+  return f(caf::meta::type_name("observed_status"), x.key, x.tombstone, x.worker_id, x.generation, x.own);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, outgoing_record& x) {
@@ -245,7 +249,7 @@ typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {
-  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset);
+  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own);
 }
 namespace detail {
 /// CAF 0.17 inspects caf::optional but not std::optional; this adapter does for a std::optional field
