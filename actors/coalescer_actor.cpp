@@ -20,6 +20,7 @@ struct coalescer_state {
   static inline const char* name = "status-store.coalescer";
 
   std::unique_ptr<coalescing_table> table;  // the per-key rules; this actor only moves messages
+  std::shared_ptr<ingest_table> ingest;     // the facade's callers put here; may be null
   producer_actor producer;
   retry_scheduler_actor scheduler;
   metrics_actor metrics;
@@ -50,6 +51,28 @@ void accept(self_ptr self, status_update& u) {
     return;
   }
   st.table->accept(u, now_ns(self));
+}
+
+// Large enough that a burst costs few messages, small enough that the mailbox (delivery reports,
+// flushes) is served between batches of a storm.
+constexpr size_t ingest_batch = 16384;
+
+/// Takes one batch from the ingest table; true if more wait. `by_wake_up`: serving the wake message.
+bool take_from_ingest(self_ptr self, bool by_wake_up) {
+  auto& st = self->state;
+  if (!st.ingest) return false;
+  auto batch = st.ingest->take(ingest_batch, by_wake_up);
+  st.table->count_coalesced_before_accept(batch.replaced);
+  const int64_t now = now_ns(self);
+  for (auto& u : batch.updates) st.table->accept(u, now);
+  return batch.more;
+}
+
+/// Everything waiting in the ingest table, before a flush watermark or a drain. An outstanding
+/// wake-up stays outstanding (its message is on its way), so there is never a second one.
+void take_all_from_ingest(self_ptr self) {
+  while (take_from_ingest(self, false)) {
+  }
 }
 
 void on_drain_deadline(self_ptr self) {
@@ -101,10 +124,12 @@ void on_tick(self_ptr self) {
 }
 
 coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config, producer_actor producer,
-                                         retry_scheduler_actor scheduler, metrics_actor metrics) {
+                                         retry_scheduler_actor scheduler, metrics_actor metrics,
+                                         std::shared_ptr<ingest_table> ingest) {
   auto& st = self->state;
   st.log = component_logger("coalescer");
   st.table = std::make_unique<coalescing_table>(config.max_retries, st.log);
+  st.ingest = std::move(ingest);
   st.producer = std::move(producer);
   st.scheduler = std::move(scheduler);
   st.metrics = std::move(metrics);
@@ -117,6 +142,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       },
       [=](put_atom, std::vector<status_update>& batch) {
         for (auto& u : batch) accept(self, u);
+        after_change(self);
+      },
+      [=](wake_atom) {
+        if (take_from_ingest(self, true)) self->send(self, wake_atom::value);  // the same wake-up, continued
         after_change(self);
       },
       [=](observe_atom, std::vector<observed_status>& observed) {
@@ -144,6 +173,7 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       },
       [=](flush_atom) -> caf::result<ok_atom> {
         auto rp = self->make_response_promise<ok_atom>();
+        take_all_from_ingest(self);  // the caller's puts before the flush may still wait there
         self->state.flushes.emplace_back(self->state.table->last_accept_seq(), rp);
         after_change(self);
         return rp;
@@ -153,6 +183,8 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         auto rp = self->make_response_promise<drain_report>();
         s.drains.push_back(rp);
         if (!s.stopping) {
+          if (s.ingest) s.ingest->close();  // later puts are refused by the facade
+          take_all_from_ingest(self);
           s.stopping = true;
           s.log->info("stopping: draining {} pending status update(s) for at most {} ms", s.table->unresolved(),
                       std::chrono::duration_cast<std::chrono::milliseconds>(drain_timeout).count());
@@ -172,8 +204,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
 }  // namespace
 
 coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
-                                retry_scheduler_actor scheduler, metrics_actor metrics) {
-  return system.spawn(coalescer, config, std::move(producer), std::move(scheduler), std::move(metrics));
+                                retry_scheduler_actor scheduler, metrics_actor metrics,
+                                std::shared_ptr<ingest_table> ingest) {
+  return system.spawn(coalescer, config, std::move(producer), std::move(scheduler), std::move(metrics),
+                      std::move(ingest));
 }
 
 }  // namespace status_store

@@ -4,12 +4,16 @@
 // A shell of message handlers around the per-key rules of actors/policy/coalescing_table.hpp: it
 // takes updates, delivery reports, due retries and read-backs in, and ships what the table queued —
 // one produce batch, one schedule batch and one counters publish per mailbox burst (a self-sent tick).
-// It also answers flush (once every update accepted before it is resolved) and stop (drain, then
+// Updates come as put messages (callers that are actors) or wait in the ingest table (the facade's
+// callers), taken in batches when a wake message says so. It also answers flush (once every update
+// accepted or waiting in the ingest before it is resolved) and stop (close the ingest, drain, then
 // count what is left as failed at the deadline). Rules and their tests: docs/retries.md and
 // tests/actor/coalescer_test.cpp, tests/unit/coalescing_table_test.cpp.
+#include "actors/ingest/ingest_table.hpp"
 #include "messages/protocol.hpp"
 
 #include <cstdint>
+#include <memory>
 
 namespace status_store {
 
@@ -17,8 +21,10 @@ struct coalescer_config {
   uint32_t max_retries = 5;  // status.storage.retry.max.retries
 };
 
-/// Spawns the coalescer; it introduces itself to the producer and the scheduler (report_to).
+/// Spawns the coalescer; it introduces itself to the producer and the scheduler (report_to). `ingest`
+/// (may be null) is the table the facade's callers put into; a wake message says it has updates.
 coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
-                                retry_scheduler_actor scheduler, metrics_actor metrics);
+                                retry_scheduler_actor scheduler, metrics_actor metrics,
+                                std::shared_ptr<ingest_table> ingest = nullptr);
 
 }  // namespace status_store

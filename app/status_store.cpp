@@ -87,8 +87,10 @@ void store::start(store_options options) {
   metrics_ = spawn_metrics(*system_);
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer_io(*system_, std::move(client));
+  ingest_ = std::make_shared<ingest_table>();
   coalescer_ = spawn_coalescer(*system_, coalescer_config{static_cast<uint32_t>(r.max_retries)}, producer_,
-                               scheduler_, metrics_);
+                               scheduler_, metrics_, ingest_);
+  wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
 
   // Like Connect's start(): return only once the view holds everything the topic held at start.
@@ -123,9 +125,17 @@ int64_t steady_now_ns() {
 }
 }  // namespace
 
+void store::offered(ingest_table::offer_result result) {
+  if (result == ingest_table::offer_result::wake_needed) {
+    caf::anon_send(wake_target_, wake_atom::value);
+  } else if (result == ingest_table::offer_result::refused && !refused_logged_.exchange(true)) {
+    component_logger("store")->warn("refusing status updates: the store is stopping or stopped");
+  }
+}
+
 void store::send(status_update update) {
   update.put_ns = steady_now_ns();
-  caf::anon_send(coalescer_, put_atom::value, std::move(update));
+  offered(ingest_->offer(std::move(update)));
 }
 
 namespace {
@@ -161,7 +171,7 @@ void store::put_all(std::vector<status_update> updates) {
   if (updates.empty()) return;
   const int64_t now = steady_now_ns();
   for (auto& u : updates) u.put_ns = now;
-  caf::anon_send(coalescer_, put_atom::value, std::move(updates));
+  offered(ingest_->offer_all(std::move(updates)));
 }
 
 bool store::flush(std::chrono::milliseconds timeout) {

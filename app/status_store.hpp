@@ -1,15 +1,19 @@
 #pragma once
 // The embedding API: a plain C++ facade over the actors, for worker code that is not itself an actor
 // — Connect's StatusBackingStore in C++. Every call is thread-safe. Updates are encoded on the
-// caller's thread and handed to the coalescer without waiting; queries, flush() and stop() block,
-// each bounded by a timeout.
+// caller's thread and put into the ingest table (actors/ingest/ingest_table.hpp), where the newest
+// update of a key replaces one still waiting: a put never waits for more than a map insert, and memory
+// is bounded by the number of keys, whatever the update rate. Queries, flush() and stop() block, each
+// bounded by a timeout.
 //
 // Start-up (the constructor) creates or verifies the status topic and replays it to its end, so the
 // view is complete when the constructor returns, like Connect's start(). As in Connect, a status
 // becomes visible to queries when it is read back from the topic, not when it is put.
 //
 // Code that is itself an actor can skip the facade and talk to actor() — the coalescer's typed
-// interface (messages/protocol.hpp) — directly.
+// interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
+// and updates sent as messages are not ordered with each other.
+#include "actors/ingest/ingest_table.hpp"
 #include "app/mock_cluster.hpp"
 #include "config/worker_config.hpp"
 #include "messages/protocol.hpp"
@@ -18,6 +22,7 @@
 #include "caf/actor_system.hpp"
 #include "caf/actor_system_config.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -56,7 +61,7 @@ class store {
   void put_safe(const task_status& status);
   void put(const topic_status& status);
   void delete_topic(const std::string& connector, const std::string& topic);
-  /// Many updates in one message to the coalescer: for callers that report statuses in bursts (a
+  /// Many updates under one lock of the ingest table: for callers that report statuses in bursts (a
   /// rebalance, a restart). Build each with make_update (messages/status_updates.hpp), after
   /// fit_trace(value, config.trace_max_bytes) as the single puts do. Same semantics as the single
   /// puts, in order.
@@ -104,6 +109,7 @@ class store {
  private:
   void start(store_options options);
   void send(status_update update);
+  void offered(ingest_table::offer_result result);
   void stop_actors(std::chrono::milliseconds drain, drain_report* report);
 
   worker_config config_;
@@ -113,6 +119,9 @@ class store {
   std::unique_ptr<mock_cluster> mock_;
   std::string bootstrap_servers_;
   std::string writer_id_;
+  std::shared_ptr<ingest_table> ingest_;
+  caf::actor wake_target_;  // the coalescer, for wake messages; never reset while the store exists
+  std::atomic<bool> refused_logged_{false};
   coalescer_actor coalescer_;
   producer_actor producer_;
   retry_scheduler_actor scheduler_;

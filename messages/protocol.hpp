@@ -15,6 +15,7 @@
 // |-----------------|-----------------|-------------------------------------------|-------------------------------------------|
 // | facade / worker | coalescer       | put, status_update                        | accept one update (latest per key wins)   |
 // | facade / worker | coalescer       | put, vector<status_update>                | accept a batch                            |
+// | facade          | coalescer       | wake                                      | updates wait in the ingest table          |
 // | status view     | coalescer       | observe, vector<observed_status>          | values read back (putSafe, tombstones)    |
 // | facade / worker | coalescer       | flush → ok                                | every update accepted before is resolved  |
 // | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
@@ -55,6 +56,7 @@ namespace status_store {
 
 // ---- atoms (at most 10 characters) ---------------------------------------------------------------
 using put_atom = caf::atom_constant<caf::atom("put")>;
+using wake_atom = caf::atom_constant<caf::atom("wake")>;
 using observe_atom = caf::atom_constant<caf::atom("observe")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using stop_atom = caf::atom_constant<caf::atom("stop")>;
@@ -75,6 +77,7 @@ using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
 inline constexpr put_atom put_atom_v{};
+inline constexpr wake_atom wake_atom_v{};
 inline constexpr observe_atom observe_atom_v{};
 inline constexpr flush_atom flush_atom_v{};
 inline constexpr stop_atom stop_atom_v{};
@@ -194,6 +197,7 @@ typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
 using coalescer_actor = caf::typed_actor<
     caf::reacts_to<put_atom, status_update>,                   // accept one update
     caf::reacts_to<put_atom, std::vector<status_update>>,      // accept a batch
+    caf::reacts_to<wake_atom>,                                 // take what waits in the ingest table
     caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
     caf::reacts_to<retry_due_atom, std::vector<retry_request>>,  // from the retry scheduler

@@ -40,6 +40,12 @@ class coalescing_table {
   // ---- inputs; each may queue records to send and retries to schedule (take them below) ----------
   /// Takes in one update; `now_ns` is its put time unless it carries one.
   void accept(status_update& update, int64_t now_ns);
+  /// `n` updates were replaced by newer ones before they reached the table (in the ingest table): they
+  /// count as accepted and coalesced, so the conservation law holds.
+  void count_coalesced_before_accept(uint64_t n) {
+    counters_.accepted += n;
+    counters_.coalesced += n;
+  }
   /// One delivery report, judged. Returns true if it scheduled a retry.
   bool delivered(const delivery_result& report, const delivery_verdict& verdict, int64_t now_ns);
   /// A retry's backoff has elapsed.

@@ -4,7 +4,9 @@
 // kept the record, written twice by the client's own retry), a topic read back in order after a
 // seeded lag (sometimes seconds: a stalled reader), and a seeded workload of puts, putSafes,
 // deletions, topic statuses, flushes and — in the mixed runs — other writers' records. Each seed also
-// draws its own retry settings, and runs twice: with other writers, and as the topic's only writer.
+// draws its own retry settings, and runs twice: with other writers, and as the topic's only writer;
+// even seeds put through the ingest table (one wake message per idle-to-waiting change, as the facade's
+// callers do), odd seeds as put messages (as a caller that is an actor does).
 // After every run it checks:
 //   - the conservation law: accepted = success + failure + coalesced + stale-dropped + pending;
 //   - eventual latest: after a fault-free tail, the topic holds every key's latest accepted status;
@@ -109,6 +111,8 @@ struct sim_fixture : store_fixture {
   time_point last_readable{};
   std::multimap<time_point, broker_write> broker_writes;
   bool other_writers = true;  // false: the store is the topic's only writer
+  bool via_ingest = false;    // puts through the ingest table (as the facade's callers) or as messages
+  uint64_t wakes = 0;
   uint64_t duplicates = 0, written_anyway = 0, late_reads = 0;  // fates drawn, for the summary
   std::multimap<time_point, delivery_result> deliveries;
   size_t produced_seen = 0;
@@ -184,7 +188,12 @@ struct sim_fixture : store_fixture {
     km.last_put = now();
     km.has_put = true;
     log("put " + u.key + (u.tombstone ? " <tombstone>" : " " + u.value) + (safe ? " (safe)" : ""));
-    self->send(coalescer, put_atom::value, std::move(u));
+    if (!via_ingest) {
+      self->send(coalescer, put_atom::value, std::move(u));
+    } else if (ingest->offer(std::move(u)) == ingest_table::offer_result::wake_needed) {
+      ++wakes;
+      self->send(coalescer, wake_atom::value);
+    }
   }
 
   status_value value_for(status_state state, const std::string& worker, int32_t gen) {
@@ -452,6 +461,7 @@ struct sim_fixture : store_fixture {
   void run(uint64_t s, bool with_other_writers) {
     seed = s;
     other_writers = with_other_writers;
+    via_ingest = s % 2 == 0;
     random.seed(s);
     policy.initial_backoff_ms = std::array<int64_t, 3>{1, 50, 300}[pick(3)];
     policy.max_backoff_ms = policy.initial_backoff_ms * std::array<int64_t, 4>{1, 4, 30, 100}[pick(4)];
@@ -466,8 +476,11 @@ struct sim_fixture : store_fixture {
       // Each operation's consequences (sends) are judged before the next operation changes the topic.
       for (int ops = pick(4); ops > 0; --ops) {
         workload_step();
-        pump();
+        // Through the ingest, callers' puts often pile up before the coalescer runs (several threads
+        // at once): the newest of a key replaces the one waiting.
+        if (!via_ingest || pick(3) == 0) pump();
       }
+      pump();
     }
     // The fault-free tail: faults stop and everything in flight resolves; then every key gets a final
     // plain put, and the store must write all of them.

@@ -74,6 +74,8 @@ struct store_fixture : test_coordinator_fixture<> {
   producer_actor producer;
   coalescer_actor coalescer;
   status_view_actor view;
+  std::shared_ptr<ingest_table> ingest = std::make_shared<ingest_table>();  // the facade's door
+  size_t wakes_sent = 0;
   std::vector<caf::actor> probes;
   int64_t next_offset = 0;
 
@@ -81,7 +83,7 @@ struct store_fixture : test_coordinator_fixture<> {
     metrics = spawn_metrics(sys);
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, jitter_seed});
     producer = sys.spawn(fake_producer);
-    coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics);
+    coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics, ingest);
     view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
     settle();
   }
@@ -109,6 +111,19 @@ struct store_fixture : test_coordinator_fixture<> {
 
   void put(status_update u) {
     self->send(coalescer, put_atom::value, std::move(u));
+    settle();
+  }
+
+  /// A caller's put through the ingest table, as the facade does it: the wake message is sent only
+  /// when the table says so; `deliver_wake` false leaves it unsent (the caller's thread is slow).
+  ingest_table::offer_result offer(status_update u, bool deliver_wake = true) {
+    const auto result = ingest->offer(std::move(u));
+    if (result == ingest_table::offer_result::wake_needed && deliver_wake) wake();
+    return result;
+  }
+  void wake() {
+    ++wakes_sent;
+    self->send(coalescer, wake_atom::value);
     settle();
   }
 

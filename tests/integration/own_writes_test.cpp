@@ -75,7 +75,7 @@ TEST(OwnWritesOnMockCluster, EveryRecordCarriesTheWriterHeaderAndOnlyItsOwnStore
   auto own = read_all(s, topic, s.writer_id());
   ASSERT_EQ(own.size(), 2u);
   for (const auto& r : own) EXPECT_TRUE(r.own) << r.key;
-  EXPECT_TRUE(own[1].tombstone);
+  EXPECT_TRUE(own[1].tombstone);  // put order across idle keys is kept
   for (const auto& r : read_all(s, topic, "0123456789abcdef")) EXPECT_FALSE(r.own) << r.key;  // another store's id
   for (const auto& r : read_all(s, topic, "")) EXPECT_FALSE(r.own) << r.key;  // a reader that writes nothing
 }

@@ -1,0 +1,84 @@
+#include "actors/ingest/ingest_table.hpp"
+
+#include <algorithm>
+
+namespace status_store {
+
+ingest_table::offer_result ingest_table::insert_locked(status_update&& update) {
+  std::string key = std::move(update.key);
+  auto [it, inserted] = waiting_.try_emplace(std::move(key));
+  if (!inserted) ++replaced_;
+  it->second.update = std::move(update);
+  it->second.put_seq = ++last_put_seq_;
+  if (wake_outstanding_) return offer_result::waiting;
+  wake_outstanding_ = true;
+  return offer_result::wake_needed;
+}
+
+ingest_table::offer_result ingest_table::offer(status_update update) {
+  std::lock_guard lock{mutex_};
+  if (closed_) return offer_result::refused;
+  return insert_locked(std::move(update));
+}
+
+ingest_table::offer_result ingest_table::offer_all(std::vector<status_update> updates) {
+  std::lock_guard lock{mutex_};
+  if (closed_) return offer_result::refused;
+  auto result = offer_result::waiting;
+  for (auto& u : updates)
+    if (insert_locked(std::move(u)) == offer_result::wake_needed) result = offer_result::wake_needed;
+  return result;
+}
+
+void ingest_table::append_in_put_order(table& taken, std::vector<status_update>& out) {
+  std::vector<std::pair<uint64_t, status_update>> ordered;
+  ordered.reserve(taken.size());
+  while (!taken.empty()) {
+    auto node = taken.extract(taken.begin());
+    node.mapped().update.key = std::move(node.key());
+    ordered.emplace_back(node.mapped().put_seq, std::move(node.mapped().update));
+  }
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.reserve(out.size() + ordered.size());
+  for (auto& [seq, u] : ordered) out.push_back(std::move(u));
+}
+
+ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
+  max = std::max<size_t>(max, 1);
+  batch out;
+  table taken;
+  {
+    std::lock_guard lock{mutex_};
+    out.replaced = std::exchange(replaced_, 0);
+    if (waiting_.size() <= max) {
+      taken.swap(waiting_);  // the common case: O(1) under the lock
+      if (by_wake_up) wake_outstanding_ = false;
+    } else {
+      // A storm larger than a batch: the `max` oldest, found in one pass.
+      std::vector<uint64_t> seqs;
+      seqs.reserve(waiting_.size());
+      for (const auto& [key, e] : waiting_) seqs.push_back(e.put_seq);
+      std::nth_element(seqs.begin(), seqs.begin() + static_cast<std::ptrdiff_t>(max - 1), seqs.end());
+      const uint64_t newest_taken = seqs[max - 1];
+      for (auto it = waiting_.begin(); it != waiting_.end();) {
+        auto current = it++;
+        if (current->second.put_seq <= newest_taken) taken.insert(waiting_.extract(current));
+      }
+      out.more = true;
+    }
+  }
+  append_in_put_order(taken, out.updates);
+  return out;
+}
+
+void ingest_table::close() {
+  std::lock_guard lock{mutex_};
+  closed_ = true;
+}
+
+size_t ingest_table::waiting() const {
+  std::lock_guard lock{mutex_};
+  return waiting_.size();
+}
+
+}  // namespace status_store

@@ -1,0 +1,65 @@
+#pragma once
+// The one door where callers' threads hand status updates to the actor system: a table keyed by
+// record key in which the newest update replaces an older one still waiting. A caller holds its lock
+// for one map insert; the coalescer for one swap (or one batch of node moves). The coalescer is woken
+// by one message when the table goes from empty to waiting, and never more than one wake-up is
+// outstanding. Memory is bounded by the number of distinct keys, whatever the update rate.
+// Everything else in status-store talks through typed messages (docs/architecture.md, "The ingest").
+#include "messages/payloads.hpp"
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace status_store {
+
+class ingest_table {
+ public:
+  enum class offer_result : uint8_t {
+    waiting,       // queued (or replaced a waiting update); a wake-up is already outstanding
+    wake_needed,   // queued into an idle table: the caller must send the coalescer one wake message
+    refused,       // the store is stopping; nothing was queued
+  };
+
+  /// Queues `update`, replacing the key's waiting update if there is one.
+  offer_result offer(status_update update);
+  /// Queues every update in order (a later one for the same key replaces an earlier one).
+  offer_result offer_all(std::vector<status_update> updates);
+
+  struct batch {
+    std::vector<status_update> updates;
+    uint64_t replaced = 0;  // updates replaced in the table since the last take: coalesced, never sent
+    bool more = false;      // updates are still waiting: the wake-up stays outstanding
+  };
+  /// Takes at most `max` waiting updates, the oldest first, in the order of each key's last put (so
+  /// that idle keys are written in put order, as if each put had been a message). `by_wake_up`: the outstanding
+  /// wake-up is being served, so when none remain the next offer needs a new one; a take for another
+  /// reason (a flush, a stop) leaves the outstanding wake-up to be served, as an empty take.
+  batch take(size_t max, bool by_wake_up = true);
+
+  /// Refuses every later offer. What is already waiting can still be taken.
+  void close();
+
+  size_t waiting() const;
+
+ private:
+  struct entry {
+    status_update update;
+    uint64_t put_seq = 0;  // order of the key's last put
+  };
+  using table = std::unordered_map<std::string, entry>;
+  offer_result insert_locked(status_update&& update);
+  static void append_in_put_order(table& taken, std::vector<status_update>& out);
+
+  mutable std::mutex mutex_;
+  // The key lives in the map only (moved out of the update and back in on take): one copy per key.
+  table waiting_;
+  uint64_t last_put_seq_ = 0;
+  uint64_t replaced_ = 0;
+  bool wake_outstanding_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace status_store

@@ -1,0 +1,108 @@
+// The ingest table alone: latest wins per key, replacements counted, the wake-up protocol's answers,
+// put order kept across keys, the oldest taken first from a storm larger than a batch, and close().
+#include "actors/ingest/ingest_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+using namespace status_store;
+using offer_result = ingest_table::offer_result;
+
+namespace {
+
+status_update update(std::string key, std::string value) {
+  return status_update{std::move(key), false, std::move(value), false, "w1", 1, 0};
+}
+
+std::vector<std::string> keys_of(const ingest_table::batch& b) {
+  std::vector<std::string> keys;
+  for (const auto& u : b.updates) keys.push_back(u.key);
+  return keys;
+}
+
+}  // namespace
+
+TEST(IngestTable, TheFirstOfferIntoAnIdleTableAsksForTheOnlyWakeUp) {
+  ingest_table t;
+  EXPECT_EQ(t.offer(update("a", "1")), offer_result::wake_needed);
+  EXPECT_EQ(t.offer(update("b", "1")), offer_result::waiting);
+  EXPECT_EQ(t.offer(update("a", "2")), offer_result::waiting);
+  auto b = t.take(100);
+  EXPECT_FALSE(b.more);
+  EXPECT_EQ(b.replaced, 1u);
+  ASSERT_EQ(b.updates.size(), 2u);
+  EXPECT_EQ(t.offer(update("c", "1")), offer_result::wake_needed);  // served: idle again
+}
+
+TEST(IngestTable, TheNewestUpdateOfAKeyWinsAndTakesItsPlaceInPutOrder) {
+  ingest_table t;
+  t.offer(update("a", "1"));
+  t.offer(update("b", "1"));
+  t.offer(update("c", "1"));
+  t.offer(update("a", "2"));  // a's last put is now the newest
+  auto b = t.take(100);
+  EXPECT_EQ(keys_of(b), (std::vector<std::string>{"b", "c", "a"}));
+  EXPECT_EQ(b.updates.back().value, "2");
+  EXPECT_EQ(b.updates.back().key, "a");  // the key is moved back into the update
+}
+
+TEST(IngestTable, AStormLargerThanABatchIsTakenOldestFirstAndTheWakeUpStaysOutstanding) {
+  ingest_table t;
+  for (int i = 0; i < 10; ++i) t.offer(update("k" + std::to_string(i), "v"));
+  auto first = t.take(4);
+  EXPECT_TRUE(first.more);
+  EXPECT_EQ(keys_of(first), (std::vector<std::string>{"k0", "k1", "k2", "k3"}));
+  EXPECT_EQ(t.offer(update("late", "v")), offer_result::waiting);  // still outstanding
+  auto rest = t.take(100);
+  EXPECT_FALSE(rest.more);
+  EXPECT_EQ(rest.updates.size(), 7u);
+  EXPECT_EQ(rest.updates.back().key, "late");
+  EXPECT_EQ(t.waiting(), 0u);
+}
+
+TEST(IngestTable, ATakeForAFlushLeavesTheWakeUpOutstanding) {
+  ingest_table t;
+  EXPECT_EQ(t.offer(update("a", "1")), offer_result::wake_needed);
+  EXPECT_EQ(t.take(100, false).updates.size(), 1u);
+  EXPECT_EQ(t.offer(update("b", "1")), offer_result::waiting);  // the wake message is still on its way
+  EXPECT_EQ(t.take(100, true).updates.size(), 1u);              // ... and serves b
+  EXPECT_EQ(t.offer(update("c", "1")), offer_result::wake_needed);
+}
+
+TEST(IngestTable, AfterCloseEveryOfferIsRefusedAndWhatWaitedCanStillBeTaken) {
+  ingest_table t;
+  t.offer(update("a", "1"));
+  t.close();
+  EXPECT_EQ(t.offer(update("b", "1")), offer_result::refused);
+  EXPECT_EQ(t.offer_all({update("c", "1")}), offer_result::refused);
+  EXPECT_EQ(keys_of(t.take(100)), std::vector<std::string>{"a"});
+}
+
+TEST(IngestTable, OfferAllQueuesInOrderUnderOneLock) {
+  ingest_table t;
+  EXPECT_EQ(t.offer_all({update("a", "1"), update("b", "1"), update("a", "2")}), offer_result::wake_needed);
+  auto b = t.take(100);
+  EXPECT_EQ(keys_of(b), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(b.replaced, 1u);
+}
+
+TEST(IngestTable, ConcurrentCallersLoseNothingAndAskForOneWakeUpPerIdlePeriod) {
+  ingest_table t;
+  std::atomic<int> wakes{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c)
+    callers.emplace_back([&, c] {
+      for (int i = 0; i < 10000; ++i)
+        if (t.offer(update("k" + std::to_string(c * 100 + i % 100), std::to_string(i))) == offer_result::wake_needed)
+          ++wakes;
+    });
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(wakes.load(), 1);  // nobody served the table meanwhile
+  auto b = t.take(1000);
+  EXPECT_EQ(b.updates.size(), 400u);
+  EXPECT_EQ(b.replaced + b.updates.size(), 40000u);
+  for (const auto& u : b.updates) EXPECT_GE(std::stoi(u.value), 9900) << u.key;  // each key's last put
+}
