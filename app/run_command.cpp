@@ -119,6 +119,10 @@ int run(const run_options& options) {
     s.stop();
     throw std::runtime_error("cannot listen on " + options.listen);
   }
+  log->info("HTTP: at most {} open connections (then an immediate 503), idle timeout {} ms, request timeout {} ms, "
+            "write timeout {} ms, listen backlog {}",
+            limits.max_connections, limits.idle_timeout.count(), limits.request_timeout.count(),
+            limits.write_timeout.count(), limits.listen_backlog);
   std::thread server{[&] { http.listen_after_bind(); }};
   std::cout << "status-store running: topic '" << config.status_topic << "' on " << s.bootstrap_servers()
             << "; HTTP on http://" << host << ":" << bound << std::endl;
