@@ -236,7 +236,10 @@ int demo(const demo_options& options) {
     show(state == phase::down ? "OUTAGE" : "running", false);
     std::this_thread::sleep_for(5ms);
   }
-  if (state == phase::down) mock->set_broker_up(-1);  // the outage outlasted the run
+  if (state == phase::down) {  // the outage outlasted the run
+    log->info("brokers are back (the run ended during the outage)");
+    mock->set_broker_up(-1);
+  }
 
   if (tty) std::cerr << "\n";
   const int interrupted = signals.received();

@@ -124,29 +124,23 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
 
 /// One connection's socket with the service's deadlines: a request must arrive in full within
 /// request_timeout of its first byte and within max_request_bytes; each write must progress within
-/// write_timeout. Reads are buffered (cpp-httplib reads request lines a byte at a time).
+/// write_timeout. Reads are buffered (cpp-httplib reads request lines a byte at a time). Waits for
+/// input end early once the server is stopping (`listener` closed), so stop() does not wait out
+/// slow clients.
 class connection_stream final : public httplib::Stream {
  public:
-  connection_stream(int fd, const http_limits& limits) : fd_(fd), limits_(limits) {}
+  connection_stream(int fd, const http_limits& limits, const std::atomic<socket_t>& listener)
+      : fd_(fd), limits_(limits), listener_(listener) {}
 
-  /// Waits for the first byte of the next request, at most idle_timeout; false if none came, or the
-  /// server is stopping (checked every 100 ms).
-  bool await_request(const std::atomic<socket_t>& listener) {
-    if (begin_ == end_) {
-      const auto deadline = clock_type::now() + limits_.idle_timeout;
-      for (;;) {
-        if (listener == INVALID_SOCKET) return false;
-        const int left = remaining_ms(deadline);
-        if (wait_for(fd_, POLLIN, std::min(left, 100))) break;
-        if (left == 0) return false;
-      }
-    }
+  /// Waits for the first byte of the next request, at most idle_timeout; false if none came.
+  bool await_request() {
+    if (begin_ == end_ && !readable_before(clock_type::now() + limits_.idle_timeout)) return false;
     deadline_ = clock_type::now() + limits_.request_timeout;
     request_bytes_ = 0;
     return true;
   }
 
-  bool is_readable() const override { return begin_ < end_ || wait_for(fd_, POLLIN, remaining_ms(deadline_)); }
+  bool is_readable() const override { return begin_ < end_ || readable_before(deadline_); }
   bool is_writable() const override {
     return wait_for(fd_, POLLOUT, static_cast<int>(limits_.write_timeout.count()));
   }
@@ -182,8 +176,18 @@ class connection_stream final : public httplib::Stream {
   socket_t socket() const override { return fd_; }
 
  private:
+  bool readable_before(clock_type::time_point deadline) const {
+    for (;;) {  // in slices of 100 ms, to notice a stopping server
+      if (listener_ == INVALID_SOCKET) return false;
+      const int left = remaining_ms(deadline);
+      if (wait_for(fd_, POLLIN, std::min(left, 100))) return true;
+      if (left == 0) return false;
+    }
+  }
+
   const int fd_;
   const http_limits& limits_;
+  const std::atomic<socket_t>& listener_;
   clock_type::time_point deadline_{};
   size_t request_bytes_ = 0;
   char buffer_[4096];
@@ -261,9 +265,9 @@ bool http_service::process_and_close_socket(socket_t sock) {
   }
   const int on = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-  connection_stream stream{sock, limits_};
+  connection_stream stream{sock, limits_, svr_sock_};
   bool ok = true;
-  for (size_t served = 0; served < limits_.max_requests_per_connection && stream.await_request(svr_sock_); ++served) {
+  for (size_t served = 0; served < limits_.max_requests_per_connection && stream.await_request(); ++served) {
     bool closed = false;
     const bool last = served + 1 == limits_.max_requests_per_connection;
     // After the library has parsed the Range header: no endpoint serves ranges, and applying many

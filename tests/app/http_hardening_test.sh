@@ -3,7 +3,7 @@
 # 100 slow/idle connections while /healthz and a status query are answered within 1 s, keep-alive
 # latency, bad UTF-8 and broken escapes in every path segment, a 100 KB path, multi-range headers,
 # junk request lines (4xx or closed, never 5xx), the idle timeout, and the 503 beyond
-# --max-connections. Then a graceful SIGTERM.
+# --max-connections. Then a graceful SIGTERM with 50 half-sent requests open.
 # Usage: http_hardening_test.sh PATH/TO/status-store SOURCE_DIR
 set -uo pipefail
 bin=$1
@@ -35,10 +35,19 @@ echo "$out" | sed 's/^/     /'
 
 if kill -0 "$service_pid" 2>/dev/null; then ok "the service is still running"; else fail "the service is still running" "$(tail -20 "$tmp/service.err")"; fi
 if grep -q "connection(s) refused with 503" "$tmp/service.err"; then ok "refused connections are logged"; else fail "refused connections are logged" "$(tail -5 "$tmp/service.err")"; fi
+# 50 connections with half-sent requests must not hold up a graceful stop.
+python3 -c '
+import socket, sys, time
+held = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(50)]
+for s in held: s.send(b"GET /heal")
+time.sleep(20)' "$port" &
+holder_pid=$!
+sleep 1
 kill -TERM "$service_pid"
-for _ in $(seq 1 150); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 40); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
+kill "$holder_pid" 2>/dev/null
 if kill -0 "$service_pid" 2>/dev/null; then
-  fail "SIGTERM stops the service within 15 s"
+  fail "SIGTERM stops the service within 4 s, with 50 half-sent requests open"
 else
   wait "$service_pid"; rc=$?
   service_pid=""
