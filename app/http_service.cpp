@@ -243,10 +243,9 @@ int http_service::bind(const std::string& host, int port) {
 }
 
 void http_service::shed(socket_t sock) {
-  const std::string& reply = shed_reply_;
   // Never blocks: a fresh socket's send buffer holds the reply. Shutting down the write side and
   // draining what already arrived lets the client read the reply instead of a reset.
-  (void)::send(sock, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  (void)::send(sock, shed_reply_.data(), shed_reply_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   ::shutdown(sock, SHUT_WR);
   char drain[4096];
   while (::recv(sock, drain, sizeof drain, MSG_DONTWAIT) > 0) {
