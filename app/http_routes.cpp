@@ -23,6 +23,17 @@ http_route not_allowed() { return error(405, "HTTP 405 Method Not Allowed"); }
 
 }  // namespace
 
+bool is_health_request_line(std::string_view line) {
+  for (const std::string_view method : {"GET ", "HEAD "}) {
+    if (line.substr(0, method.size()) != method) continue;
+    const std::string_view rest = line.substr(method.size());
+    const std::string_view path = "/healthz";
+    return rest.substr(0, path.size()) == path && rest.size() > path.size() &&
+           (rest[path.size()] == ' ' || rest[path.size()] == '?');
+  }
+  return false;
+}
+
 bool is_valid_utf8(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();

@@ -22,6 +22,10 @@ struct http_route {
 /// (path and optional query, still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);
 
+/// True for a request line of a health check ("GET /healthz HTTP/1.1", also HEAD and with a query):
+/// what the service still answers when every connection slot is taken.
+bool is_health_request_line(std::string_view line);
+
 /// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool is_valid_utf8(std::string_view text);
 

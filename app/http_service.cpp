@@ -1,5 +1,6 @@
 #include "app/http_service.hpp"
 
+#include "app/http_routes.hpp"
 #include "config/logging.hpp"
 
 #include <arpa/inet.h>
@@ -28,31 +29,40 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// Set while connection_pool runs a connection on the accepting thread because every slot is taken.
-thread_local bool overflowing = false;
+// How the connection the current thread runs is to be served; set by connection_pool.
+enum class connection_kind {
+  regular,      // a slot of its own: any request, keep-alive
+  health_only,  // every slot was taken: one quick /healthz request, anything else 503
+  refused,      // the health lane was full too: 503 without reading
+};
+thread_local connection_kind current_kind = connection_kind::regular;
 
-/// cpp-httplib's task queue, one thread per connection up to a bound. A connection beyond the bound
-/// runs at once on the accepting thread, marked as overflow, and is answered 503 without reading
-/// (http_service::shed): a full service never queues work it cannot start.
+/// cpp-httplib's task queue: one thread per connection up to max_connections, then a few more
+/// threads for health checks only (the health lane), then an immediate 503 on the accepting
+/// thread. A full service never queues work it cannot start, and probes still get an answer.
 class connection_pool final : public httplib::TaskQueue {
  public:
-  explicit connection_pool(size_t max_connections) : max_(std::max<size_t>(max_connections, 1)) {}
+  connection_pool(size_t max_connections, size_t health_lane)
+      : max_(std::max<size_t>(max_connections, 1)), lane_max_(health_lane) {}
 
   void enqueue(std::function<void()> job) override {
     {
       std::lock_guard lock{mutex_};
-      if (busy_ < max_) {
-        ++busy_;
-        jobs_.push_back(std::move(job));
+      const auto kind = regular_ < max_ ? connection_kind::regular
+                        : lane_ < lane_max_ ? connection_kind::health_only
+                                            : connection_kind::refused;
+      if (kind != connection_kind::refused) {
+        ++(kind == connection_kind::regular ? regular_ : lane_);
+        jobs_.push_back({std::move(job), kind});
         // Threads are made on demand and kept: each busy slot has a thread, so no job waits.
-        if (threads_.size() < busy_) threads_.emplace_back([this] { work(); });
+        if (threads_.size() < regular_ + lane_) threads_.emplace_back([this] { work(); });
         wake_.notify_one();
         return;
       }
     }
-    overflowing = true;
+    current_kind = connection_kind::refused;
     job();
-    overflowing = false;
+    current_kind = connection_kind::regular;
   }
 
   void shutdown() override {
@@ -65,28 +75,34 @@ class connection_pool final : public httplib::TaskQueue {
   }
 
  private:
+  struct task {
+    std::function<void()> run;
+    connection_kind kind;
+  };
+
   void work() {
     for (;;) {
-      std::function<void()> job;
+      task next;
       {
         std::unique_lock lock{mutex_};
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
         if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
+        next = std::move(jobs_.front());
         jobs_.pop_front();
       }
-      job();
+      current_kind = next.kind;
+      next.run();
       std::lock_guard lock{mutex_};
-      --busy_;
+      --(next.kind == connection_kind::regular ? regular_ : lane_);
     }
   }
 
-  const size_t max_;
+  const size_t max_, lane_max_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void()>> jobs_;
+  std::deque<task> jobs_;
   std::vector<std::thread> threads_;
-  size_t busy_ = 0;  // jobs queued or running
+  size_t regular_ = 0, lane_ = 0;  // jobs queued or running, of each kind
   bool stopping_ = false;
 };
 
@@ -141,6 +157,27 @@ class connection_stream final : public httplib::Stream {
   }
 
   bool is_readable() const override { return begin_ < end_ || readable_before(deadline_); }
+
+  /// The request's first line (without its line end) as far as it arrived within the request
+  /// deadline and the buffer, without consuming it.
+  std::string_view peek_line() {
+    if (begin_ > 0) {
+      std::copy(buffer_ + begin_, buffer_ + end_, buffer_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    for (;;) {
+      const std::string_view line{buffer_, end_};
+      const auto newline = line.find('\n');
+      if (newline != std::string_view::npos) return line.substr(0, newline);
+      if (end_ == sizeof buffer_ || !readable_before(deadline_)) return line;
+      ssize_t n;
+      do n = ::recv(fd_, buffer_ + end_, sizeof buffer_ - end_, 0);
+      while (n < 0 && errno == EINTR);
+      if (n <= 0) return line;
+      end_ += static_cast<size_t>(n);
+    }
+  }
   bool is_writable() const override {
     return wait_for(fd_, POLLOUT, static_cast<int>(limits_.write_timeout.count()));
   }
@@ -219,7 +256,7 @@ http_service::http_service(http_limits limits) : limits_(limits) {
       http_error_json(503, "too many open connections (" + std::to_string(limits_.max_connections) + "); try again");
   shed_reply_ = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
                 std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
-  new_task_queue = [this] { return new connection_pool(limits_.max_connections); };
+  new_task_queue = [this] { return new connection_pool(limits_.max_connections, limits_.health_lane_connections); };
   set_payload_max_length(limits_.max_body_bytes);
   // Errors the library answers itself (a malformed request line, 413, 414, 416) get Connect's JSON
   // body too. Left alone when a handler wrote a body, or when a Range was parsed: the library would
@@ -253,25 +290,45 @@ void http_service::shed(socket_t sock) {
   ::close(sock);
   const uint64_t count = ++shed_;
   if ((count & (count - 1)) == 0)  // 1, 2, 4, 8, ...: visible, but no log flood under attack
-    component_logger("http")->warn("{} connection(s) refused with 503 so far: {} connections are open (the bound)",
+    component_logger("http")->warn("{} connection(s) refused with 503 so far: all {} connection slots were taken",
                                    count, limits_.max_connections);
 }
 
+namespace {
+// After the library has parsed the Range header: no endpoint serves ranges, and applying many of
+// them made a 1 MB answer out of a 6 KB request.
+void ignore_ranges(httplib::Request& req) { req.ranges.clear(); }
+}  // namespace
+
+bool http_service::serve_health_only(socket_t sock) {
+  http_limits quick = limits_;
+  quick.idle_timeout = quick.request_timeout = limits_.health_lane_timeout;
+  connection_stream stream{sock, quick, svr_sock_};
+  if (!stream.await_request() || !is_health_request_line(stream.peek_line())) {
+    shed(sock);
+    return false;
+  }
+  bool closed = false;
+  const bool ok = process_request(stream, true, closed, ignore_ranges);
+  ::shutdown(sock, SHUT_RDWR);
+  ::close(sock);
+  return ok;
+}
+
 bool http_service::process_and_close_socket(socket_t sock) {
-  if (overflowing) {
+  if (current_kind == connection_kind::refused) {
     shed(sock);
     return false;
   }
   const int on = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  if (current_kind == connection_kind::health_only) return serve_health_only(sock);
   connection_stream stream{sock, limits_, svr_sock_};
   bool ok = true;
   for (size_t served = 0; served < limits_.max_requests_per_connection && stream.await_request(); ++served) {
     bool closed = false;
     const bool last = served + 1 == limits_.max_requests_per_connection;
-    // After the library has parsed the Range header: no endpoint serves ranges, and applying many
-    // of them made a 1 MB answer out of a 6 KB request.
-    ok = process_request(stream, last, closed, [](httplib::Request& req) { req.ranges.clear(); });
+    ok = process_request(stream, last, closed, ignore_ranges);
     if (!ok || closed) break;
   }
   ::shutdown(sock, SHUT_RDWR);

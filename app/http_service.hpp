@@ -1,6 +1,7 @@
 #pragma once
 // cpp-httplib's server, hardened for a service that faces more than well-behaved clients: one
-// thread per connection up to a bound and an immediate 503 beyond it, deadlines for idle
+// thread per connection up to a bound; beyond it a few quick /healthz-only slots, then an
+// immediate 503; deadlines for idle
 // connections, for receiving a request and for each write, a bounded request size, TCP_NODELAY on
 // every connection (keep-alive responses otherwise wait ~40 ms for the client's delayed ACK), a
 // listen backlog for bursts, no Range handling, and error bodies in Connect's JSON form.
@@ -19,6 +20,8 @@ namespace status_store {
 
 struct http_limits {
   size_t max_connections = defaults::http_max_connections;
+  size_t health_lane_connections = defaults::http_health_lane_connections;
+  std::chrono::milliseconds health_lane_timeout{defaults::http_health_lane_timeout_ms};
   std::chrono::milliseconds idle_timeout{defaults::http_idle_timeout_ms};
   std::chrono::milliseconds request_timeout{defaults::http_request_timeout_ms};
   std::chrono::milliseconds write_timeout{defaults::http_write_timeout_ms};
@@ -46,6 +49,7 @@ class http_service : public httplib::Server {
   // accepted socket) with one that enforces the limits above; requests still go through the
   // library's parser, routing and response writer (process_request).
   bool process_and_close_socket(socket_t sock) override;
+  bool serve_health_only(socket_t sock);
   void shed(socket_t sock);
 
   http_limits limits_;

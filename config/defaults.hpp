@@ -47,6 +47,11 @@ inline constexpr int32_t trace_max_bytes = 65536;
 // One thread per open connection up to this many; a connection beyond it gets an immediate 503.
 // Slow or idle clients then hold threads, never the answers to everyone else (health probes).
 inline constexpr int32_t http_max_connections = 256;
+// With every one of them taken, this many more connections may each send one GET /healthz within
+// http_health_lane_timeout_ms (anything else, or too slow: 503), so liveness probes are answered
+// even then; a slow client holds such a slot for 250 ms at most.
+inline constexpr int32_t http_health_lane_connections = 4;
+inline constexpr int64_t http_health_lane_timeout_ms = 250;
 // A connection that has not started a request within this long is closed (also between keep-alive
 // requests); ms, so idle probes and scanners cannot pile up.
 inline constexpr int64_t http_idle_timeout_ms = 2000;

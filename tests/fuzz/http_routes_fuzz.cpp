@@ -8,6 +8,8 @@
 //     never the request's own bytes.
 //   - Percent-encoding every byte of the input and routing it as a connector name gives back the
 //     input exactly when it is non-empty valid UTF-8, and a 400 otherwise.
+//   - A line is_health_request_line accepts (what the service answers beyond its connection bound)
+//     routes to /healthz, or is a 400 for a broken query.
 #include "app/http_routes.hpp"
 
 #include <cstddef>
@@ -68,5 +70,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::string decoded;
   if (!percent_decode(encoded, false, decoded)) fail("a fully encoded target decodes", input);
+
+  if (is_health_request_line(input)) {
+    const auto space = input.find(' ');
+    const auto target = input.substr(space + 1, input.find(' ', space + 1) - space - 1);
+    const http_route r = route_http_request(input.substr(0, space), target);
+    if (r.endpoint != http_endpoint::healthz && !(r.endpoint == http_endpoint::error && r.status == 400))
+      fail("a health request line routes to /healthz (or is a 400 for a broken query)", input);
+  }
   return 0;
 }

@@ -66,3 +66,14 @@ TEST(HttpRoutes, Utf8Validation) {
   EXPECT_FALSE(is_valid_utf8("\xE2\x82"));          // truncated
   EXPECT_FALSE(is_valid_utf8("\xFF"));
 }
+
+TEST(HttpRoutes, HealthRequestLines) {
+  EXPECT_TRUE(is_health_request_line("GET /healthz HTTP/1.1\r"));
+  EXPECT_TRUE(is_health_request_line("HEAD /healthz HTTP/1.0"));
+  EXPECT_TRUE(is_health_request_line("GET /healthz?verbose HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /healthzz HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /healthz"));
+  EXPECT_FALSE(is_health_request_line("POST /healthz HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /connectors HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line(""));
+}
