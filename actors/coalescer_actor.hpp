@@ -1,27 +1,12 @@
 #pragma once
 // The coalescer: per-key latest-status coalescing, the store's entry point.
 //
-// Rules (each pinned by a test in tests/actor/coalescer_test.cpp):
-// - At most one record per key is inside the producer. An update that arrives while its key is busy
-//   (in flight or backing off) waits; a newer one replaces it, and the replaced one counts as
-//   coalesced. So per-key order holds without a global max.in.flight=1 and different keys pipeline.
-// - A retriable failure asks the retry scheduler for a backoff; when it is due, the *latest* value
-//   of the key is sent, so a retry can never overwrite a newer value. A newer value sent this way
-//   continues the key's failure episode: its retry count is not reset (the broker is still sick, and
-//   resetting would defeat the backoff).
-// - After `max_retries` retries, or at once on a non-retriable error, the update fails (counted and
-//   logged with key, attempts and error); a value waiting behind it is then sent fresh.
-// - putSafe (Connect's rule): written only if there is no known value for the key, the known value is
-//   from the same worker, or its generation is <= the new one; otherwise dropped and counted. The
-//   known value is the last one read back (observe) or acknowledged for the key. It is checked when
-//   the update is accepted and again before every retry.
-// - A retry is abandoned (counted as stale-dropped) when the topic shows its key has moved on: a
-//   tombstone written by someone else was read back, or another worker's newer generation was
-//   (putSafe's rule, re-checked before every retry of a connector or task status, plain puts too).
-//   Connect instead abandons every retry whose generation differs from the last one the store sent;
-//   after an incremental cooperative rebalance that drops the only write of a task this worker
-//   still owns (a FAILED status, say), which nobody rewrites. The per-key rule keeps the guard's
-//   purpose — a stale retry must not overwrite the new owner — without that loss.
+// A shell of message handlers around the per-key rules of actors/policy/coalescing_table.hpp: it
+// takes updates, delivery reports, due retries and read-backs in, and ships what the table queued —
+// one produce batch, one schedule batch and one counters publish per mailbox burst (a self-sent tick).
+// It also answers flush (once every update accepted before it is resolved) and stop (drain, then
+// count what is left as failed at the deadline). Rules and their tests: docs/retries.md and
+// tests/actor/coalescer_test.cpp, tests/unit/coalescing_table_test.cpp.
 #include "messages/protocol.hpp"
 
 #include <cstdint>

@@ -138,4 +138,8 @@ bool is_authentication_error(rd_kafka_resp_err_t err) {
          err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
 }
 
+delivery_verdict judge_delivery_error(rd_kafka_resp_err_t err) {
+  return delivery_verdict{classify_delivery_error(err), is_authentication_error(err), delivery_error_advice(err)};
+}
+
 }  // namespace status_store

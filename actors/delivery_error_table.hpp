@@ -5,18 +5,14 @@
 // (NETWORK_EXCEPTION, CORRUPT_MESSAGE, FENCED/UNKNOWN_LEADER_EPOCH, THROTTLING_QUOTA_EXCEEDED);
 // with retries=0 they reach us in the delivery report and *we* retry them, as Java would.
 // Pure logic: uses librdkafka's error enum, never a librdkafka call.
+#include "actors/policy/delivery_outcome.hpp"
+
 #include <librdkafka/rdkafka.h>
 
 #include <span>
 #include <string_view>
 
 namespace status_store {
-
-enum class delivery_outcome : uint8_t {
-  success,        // acknowledged
-  retriable,      // transient: back off and send the latest value of the key again
-  non_retriable,  // re-sending the same bytes would fail again: give up at once
-};
 
 struct delivery_error_row {
   int code;                  // rd_kafka_resp_err_t value
@@ -40,5 +36,8 @@ std::string_view delivery_error_advice(rd_kafka_resp_err_t err);
 /// SASL_AUTHENTICATION_FAILED. Not retriable (no retry can fix a password), and counted apart in
 /// status-update-authentication-failure-total, because it needs an operator, not a wait.
 bool is_authentication_error(rd_kafka_resp_err_t err);
+
+/// The three above in one: what the write path needs to know of a delivery report.
+delivery_verdict judge_delivery_error(rd_kafka_resp_err_t err);
 
 }  // namespace status_store

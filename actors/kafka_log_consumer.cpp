@@ -3,6 +3,7 @@
 #include "actors/delivery_error_table.hpp"
 #include "actors/librdkafka_conf.hpp"
 #include "config/logging.hpp"
+#include "messages/record_writer_header.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -29,6 +30,17 @@ rd_kafka_t* make_consumer(const kafka_settings& settings, credential_failure_wat
     throw std::runtime_error(std::string{"cannot create the status consumer: "} + errstr);
   }
   return rk;
+}
+
+/// Whether `m` carries the writer header with exactly `writer_id`.
+bool written_by(const rd_kafka_message_t* m, const std::string& writer_id) {
+  rd_kafka_headers_t* headers = nullptr;
+  if (writer_id.empty() || rd_kafka_message_headers(m, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR) return false;
+  const void* value = nullptr;
+  size_t size = 0;
+  if (rd_kafka_header_get_last(headers, writer_header_name.data(), &value, &size) != RD_KAFKA_RESP_ERR_NO_ERROR)
+    return false;
+  return size == writer_id.size() && std::equal(writer_id.begin(), writer_id.end(), static_cast<const char*>(value));
 }
 
 int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::time_point deadline,
@@ -65,8 +77,8 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
 }  // namespace
 
 kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std::string& topic,
-                                       std::chrono::milliseconds timeout)
-    : rk_(make_consumer(settings, *credentials_)), topic_(topic) {
+                                       std::chrono::milliseconds timeout, std::string own_writer_id)
+    : rk_(make_consumer(settings, *credentials_)), topic_(topic), own_writer_id_(std::move(own_writer_id)) {
   const auto deadline = clock_type::now() + timeout;
   try {
     const int32_t n = partition_count(rk_, topic, deadline, *credentials_);
@@ -143,6 +155,7 @@ void kafka_log_consumer::poll(std::vector<consumed_record>& out, size_t max, std
       if (m->payload) r.value.assign(static_cast<const char*>(m->payload), m->len);
       r.partition = p;
       r.offset = m->offset;
+      r.own = written_by(m, own_writer_id_);
       out.push_back(std::move(r));
       if (p >= 0 && p < partitions() && m->offset + 1 >= end_offsets_[p]) reached(p);
     }

@@ -28,8 +28,10 @@ struct transient_kafka_error : std::runtime_error {
 class kafka_log_consumer {
  public:
   /// Throws transient_kafka_error if the offsets are not available yet (retriable per the delivery
-  /// error table), std::runtime_error for anything else or when `timeout` passes.
-  kafka_log_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout);
+  /// error table), std::runtime_error for anything else or when `timeout` passes. Records whose
+  /// writer header equals `own_writer_id` (if not empty) are marked `own`.
+  kafka_log_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
+                     std::string own_writer_id = {});
   ~kafka_log_consumer();
   kafka_log_consumer(const kafka_log_consumer&) = delete;
   kafka_log_consumer& operator=(const kafka_log_consumer&) = delete;
@@ -51,6 +53,7 @@ class kafka_log_consumer {
   std::unique_ptr<credential_failure_watch> credentials_ = std::make_unique<credential_failure_watch>("status reader");
   rd_kafka_t* rk_ = nullptr;
   std::string topic_;
+  std::string own_writer_id_;
   std::vector<int64_t> end_offsets_;
   std::vector<bool> done_;
   size_t unfinished_ = 0;

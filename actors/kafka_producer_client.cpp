@@ -1,12 +1,15 @@
 #include "actors/kafka_producer_client.hpp"
 
 #include "actors/librdkafka_conf.hpp"
+#include "messages/record_writer_header.hpp"
 
 #include <stdexcept>
 
 namespace status_store {
 
-kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic) {
+kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic,
+                                             std::string writer_id)
+    : writer_id_(std::move(writer_id)) {
   char errstr[512];
   rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "producer");
   rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
@@ -25,11 +28,14 @@ kafka_producer_client::~kafka_producer_client() { shutdown(); }
 rd_kafka_resp_err_t kafka_producer_client::produce(const outgoing_record& record) {
   // The send_id travels as the message opaque and comes back in the delivery report.
   void* opaque = reinterpret_cast<void*>(static_cast<uintptr_t>(record.send_id));
-  const int rc = rd_kafka_produce(topic_, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
-                                  record.tombstone ? nullptr : const_cast<char*>(record.value.data()),
-                                  record.tombstone ? 0 : record.value.size(), record.key.data(), record.key.size(),
-                                  opaque);
-  return rc == 0 ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_last_error();
+  return rd_kafka_producev(
+      rk_, RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(RD_KAFKA_PARTITION_UA), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+      RD_KAFKA_V_VALUE(record.tombstone ? nullptr : const_cast<char*>(record.value.data()),
+                       record.tombstone ? 0 : record.value.size()),
+      RD_KAFKA_V_KEY(record.key.data(), record.key.size()),
+      // The name is a NUL-terminated literal, as librdkafka needs.
+      RD_KAFKA_V_HEADER(writer_header_name.data(), writer_id_.data(), static_cast<ssize_t>(writer_id_.size())),
+      RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
 }
 
 void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {

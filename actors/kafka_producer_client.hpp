@@ -22,8 +22,9 @@ class kafka_producer_client {
  public:
   using delivery_sink = std::function<void(std::vector<delivery_result>&&)>;
 
-  /// Throws std::runtime_error naming the setting librdkafka rejected (secrets masked).
-  kafka_producer_client(const kafka_settings& settings, const std::string& topic);
+  /// Throws std::runtime_error naming the setting librdkafka rejected (secrets masked). Every record
+  /// carries `writer_id` in its writer header (messages/record_writer_header.hpp).
+  kafka_producer_client(const kafka_settings& settings, const std::string& topic, std::string writer_id);
   ~kafka_producer_client();
   kafka_producer_client(const kafka_producer_client&) = delete;
   kafka_producer_client& operator=(const kafka_producer_client&) = delete;
@@ -47,6 +48,7 @@ class kafka_producer_client {
 
   rd_kafka_t* rk_ = nullptr;
   rd_kafka_topic_t* topic_ = nullptr;
+  std::string writer_id_;
   delivery_sink sink_;
   std::vector<delivery_result> batch_;  // filled by on_delivery during rd_kafka_poll (poll thread)
   std::atomic<bool> polling_{false};

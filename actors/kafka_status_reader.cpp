@@ -9,8 +9,8 @@ constexpr size_t max_batch = 5000;
 }  // namespace
 
 kafka_status_reader::kafka_status_reader(const kafka_settings& settings, const std::string& topic,
-                                         std::chrono::milliseconds timeout)
-    : consumer_(std::make_unique<kafka_log_consumer>(settings, topic, timeout)) {}
+                                         std::chrono::milliseconds timeout, std::string own_writer_id)
+    : consumer_(std::make_unique<kafka_log_consumer>(settings, topic, timeout, std::move(own_writer_id))) {}
 
 kafka_status_reader::~kafka_status_reader() { stop(); }
 

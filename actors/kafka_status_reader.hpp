@@ -19,7 +19,9 @@ class kafka_status_reader {
 
   /// Connects and captures the end offsets now (throws std::runtime_error on failure), so a bad
   /// configuration fails start-up instead of a background thread.
-  kafka_status_reader(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout);
+  /// Records written with `own_writer_id` in their writer header are marked `own`.
+  kafka_status_reader(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
+                      std::string own_writer_id = {});
   ~kafka_status_reader();
 
   void start(records_sink on_records, caught_up_sink on_caught_up);

@@ -90,7 +90,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
     skip(self, r, err->reason);
     return std::nullopt;
   }
-  const observed_status deleted{r.key, true, {}, 0};
+  const observed_status deleted{r.key, true, {}, 0, r.own};
   const auto& key = std::get<parsed_key>(parsed);
   switch (key.kind) {
     case key_kind::connector: {
@@ -105,7 +105,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
         return std::nullopt;
       }
       auto& incoming = std::get<status_value>(value);
-      observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
+      observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
       st.connectors[key.connector] = store_value(self, std::move(incoming));
       return seen;
     }
@@ -131,7 +131,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
                       incoming.generation, key.connector, key.task, it->second.generation);
         return std::nullopt;
       }
-      observed_status seen{r.key, false, incoming.worker_id, incoming.generation};
+      observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
       tasks[key.task] = store_value(self, std::move(incoming));
       return seen;
     }
@@ -146,7 +146,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
         return std::nullopt;
       }
       st.topics[key.connector][key.topic] = std::move(std::get<topic_status>(value));
-      return observed_status{r.key, false, {}, 0};
+      return observed_status{r.key, false, {}, 0, r.own};
     }
   }
   return std::nullopt;

@@ -9,6 +9,7 @@
 #include "actors/status_view_actor.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
+#include "messages/record_writer_header.hpp"
 #include "messages/status_updates.hpp"
 
 #include "caf/scoped_actor.hpp"
@@ -60,13 +61,14 @@ void store::start(store_options options) {
     settings.emplace_back("bootstrap.servers", bootstrap_servers_);
     reader_settings.emplace_back("bootstrap.servers", bootstrap_servers_);
   }
-  auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic);
+  writer_id_ = new_writer_id();
+  auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic, writer_id_);
   // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
   // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
   std::shared_ptr<kafka_status_reader> reader;
   for (auto backoff = std::chrono::milliseconds{100};; backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
     try {
-      reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining());
+      reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining(), writer_id_);
       break;
     } catch (const transient_kafka_error& e) {
       if (remaining() <= backoff)
@@ -75,7 +77,8 @@ void store::start(store_options options) {
       std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor exists yet
     }
   }
-  log->info("replaying status topic '{}' ({} record(s) at start)", config_.status_topic, reader->records_at_start());
+  log->info("replaying status topic '{}' ({} record(s) at start); this store writes as '{}' ({} header)",
+            config_.status_topic, reader->records_at_start(), writer_id_, writer_header_name);
 
   const auto& r = config_.retry;
   retry_scheduler_config scheduler_config{

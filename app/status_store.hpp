@@ -97,6 +97,9 @@ class store {
   const std::string& bootstrap_servers() const { return bootstrap_servers_; }
   /// The embedded mock cluster, or nullptr when a real cluster is used.
   mock_cluster* embedded_mock_cluster() const { return mock_.get(); }
+  /// This instance's writer id: the value of the writer header on every record it writes
+  /// (messages/record_writer_header.hpp); new for every store.
+  const std::string& writer_id() const { return writer_id_; }
 
  private:
   void start(store_options options);
@@ -109,6 +112,7 @@ class store {
   caf::actor_system* system_;
   std::unique_ptr<mock_cluster> mock_;
   std::string bootstrap_servers_;
+  std::string writer_id_;
   coalescer_actor coalescer_;
   producer_actor producer_;
   retry_scheduler_actor scheduler_;

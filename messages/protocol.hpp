@@ -42,6 +42,7 @@
 #include "caf/replies_to.hpp"
 #include "caf/typed_actor.hpp"
 
+#include "messages/payloads.hpp"
 #include "messages/status.hpp"
 
 #include <cstdint>
@@ -91,130 +92,6 @@ inline constexpr caught_up_atom caught_up_atom_v{};
 inline constexpr await_atom await_atom_v{};
 inline constexpr list_atom list_atom_v{};
 
-// ---- messages --------------------------------------------------------------------------------------
-
-/// One accepted status update, already encoded by the caller's thread (the codec runs once, off the
-/// actors). `safe` marks Connect's putSafe: written only if the known value allows it.
-struct status_update {
-  std::string key;
-  bool tombstone = false;
-  std::string value;      // JSON bytes; empty for a tombstone
-  bool safe = false;
-  std::string worker_id;  // for putSafe's rule; empty for topic statuses
-  int32_t generation = 0;
-  // steady_clock time of the facade's put (ns since its epoch, CAF's actor clock): the pending age and
-  // the put-to-ack latency then include the wait in the coalescer's mailbox. 0: the accept time.
-  int64_t put_ns = 0;
-  friend bool operator==(const status_update&, const status_update&) = default;
-};
-
-/// What a reader saw on the topic for a key: the "known value" putSafe decides on.
-struct observed_status {
-  std::string key;
-  bool tombstone = false;
-  std::string worker_id;
-  int32_t generation = 0;
-  friend bool operator==(const observed_status&, const observed_status&) = default;
-};
-
-/// One record for the producer. `send_id` comes back in the delivery report, so a late report for
-/// an older send of the same key can never be mistaken for the current one.
-struct outgoing_record {
-  std::string key;
-  bool tombstone = false;
-  std::string value;
-  uint64_t send_id = 0;
-  friend bool operator==(const outgoing_record&, const outgoing_record&) = default;
-};
-
-/// One delivery report. `error` is an rd_kafka_resp_err_t (0 = acknowledged).
-struct delivery_result {
-  std::string key;
-  uint64_t send_id = 0;
-  int32_t error = 0;
-  int32_t partition = -1;
-  std::string error_text;  // librdkafka's text; empty on success
-  friend bool operator==(const delivery_result&, const delivery_result&) = default;
-};
-
-/// Ask the scheduler for the backoff of retry `retry_count` (0 = first retry) of `key`; the due notice
-/// carries the same `ticket` back (the failed send's id), so a timer of a retry that was abandoned
-/// meanwhile can never trigger a later retry of the same key early.
-struct retry_request {
-  std::string key;
-  uint32_t retry_count = 0;
-  uint64_t ticket = 0;
-  friend bool operator==(const retry_request&, const retry_request&) = default;
-};
-
-/// The coalescer's cumulative counters and current gauges (it owns the truth; the metrics actor
-/// serves it). Conservation law: accepted = success + failure + coalesced + dropped_stale + pending.
-struct store_counters {
-  uint64_t accepted = 0;       // updates taken in by put/putSafe/topic put/delete
-  uint64_t success = 0;        // status-update-success-total
-  uint64_t failure = 0;        // status-update-failure-total
-  uint64_t authentication_failure = 0;  // status-update-authentication-failure-total: failures (counted in
-                                        // failure too) because the broker refused credentials or TLS
-  uint64_t retry = 0;          // status-update-retry-total: re-sends after a retriable error
-  uint64_t coalesced = 0;      // status-update-coalesced-total: replaced by a newer value unsent
-  uint64_t dropped_stale = 0;  // status-update-stale-dropped-total: putSafe refused
-  uint64_t pending = 0;        // accepted and not yet resolved
-  uint64_t in_flight = 0;      // keys with a record inside the producer now
-  uint64_t waiting_retry = 0;  // keys waiting for their backoff to elapse
-  int64_t oldest_unacked_since_ns = -1;  // clock time of the oldest unresolved update; -1 none
-  // Accept-to-acknowledgement time of written updates since start (coalesced ones are not written);
-  // -1 until the first acknowledgement. From a log-linear histogram: at most 6.25 % high.
-  int64_t ack_latency_p50_us = -1;
-  int64_t ack_latency_p99_us = -1;
-  int64_t ack_latency_max_us = -1;
-  friend bool operator==(const store_counters&, const store_counters&) = default;
-};
-
-/// One record read from the status topic.
-struct consumed_record {
-  std::string key;
-  bool tombstone = false;
-  std::string value;
-  int32_t partition = -1;
-  int64_t offset = -1;
-  friend bool operator==(const consumed_record&, const consumed_record&) = default;
-};
-
-/// What the view knows of one connector (Connect's get(connector), getAll(connector) and
-/// getAllTopics(connector) in one answer).
-struct connector_view {
-  std::string name;                // the connector asked about
-  bool found = false;              // a connector status has been read back
-  connector_status connector;      // valid when found
-  std::vector<task_status> tasks;  // by task id; may be non-empty when !found
-  std::vector<topic_status> topics;  // by topic name
-  friend bool operator==(const connector_view&, const connector_view&) = default;
-};
-
-/// The read side's counters, published by the status view.
-struct view_counters {
-  uint64_t records_read = 0;    // status-record-read-total
-  uint64_t read_errors = 0;     // status-record-read-errors-total: malformed records skipped
-  uint64_t replay_records = 0;  // records read by the start-up replay
-  int64_t replay_ms = -1;       // duration of the start-up replay; -1 until it completes
-  friend bool operator==(const view_counters&, const view_counters&) = default;
-};
-
-/// A consistent snapshot of every metric, as operators see it.
-struct metrics_snapshot {
-  store_counters counters;
-  int64_t oldest_unacked_age_ms = 0;  // 0 when nothing is pending
-  view_counters view;
-  friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
-};
-
-/// What stop() could not deliver within the drain timeout.
-struct drain_report {
-  uint64_t failed = 0;                  // updates counted failed at the deadline
-  std::vector<std::string> failed_keys;  // their keys (each key once)
-  friend bool operator==(const drain_report&, const drain_report&) = default;
-};
-
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_update& x) {
@@ -223,7 +100,7 @@ typename Inspector::result_type inspect(Inspector& f, status_update& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observed_status& x) {
-  return f(caf::meta::type_name("observed_status"), x.key, x.tombstone, x.worker_id, x.generation);
+  return f(caf::meta::type_name("observed_status"), x.key, x.tombstone, x.worker_id, x.generation, x.own);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, outgoing_record& x) {
@@ -245,7 +122,7 @@ typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {
-  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset);
+  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own);
 }
 namespace detail {
 /// CAF 0.17 inspects caf::optional but not std::optional; this adapter does for a std::optional field

@@ -10,6 +10,8 @@
 #   scripts/kafka-local.sh start [N|all]       start formatted node(s) again (no re-format) and wait
 #   scripts/kafka-local.sh stop  [N|all]       SIGTERM (controlled shutdown), SIGKILL after a timeout
 #   scripts/kafka-local.sh kill N              SIGKILL: a crash
+#   scripts/kafka-local.sh pause N             SIGSTOP: a hung node (its connections stay open, nothing answers)
+#   scripts/kafka-local.sh resume N            SIGCONT: the hung node carries on
 #   scripts/kafka-local.sh restart N           stop N, then start N
 #   scripts/kafka-local.sh down                stop every node (data kept)
 #   scripts/kafka-local.sh wipe                down, then delete the state dir
@@ -378,6 +380,7 @@ signal_and_wait() {  # signal_and_wait N SIGNAL: signal, then wait for the JVM t
   if [ -z "$p" ]; then log "node $n is not running"; return 0; fi
   if ! ours "$p" "$n"; then rm -f "$STATE/node-$n.pid"; log "node $n (pid $p) has exited"; return 0; fi
   kill "-$sig" "$p" 2>/dev/null || true
+  kill -CONT "$p" 2>/dev/null || true  # a paused node could not act on SIGTERM
   while ours "$p" "$n"; do
     if [ "$sig" != KILL ] && [ $waited -ge $((STOP_TIMEOUT * 10)) ]; then
       log "node $n (pid $p) still up $STOP_TIMEOUT s after SIG$sig: SIGKILL"
@@ -388,6 +391,14 @@ signal_and_wait() {  # signal_and_wait N SIGNAL: signal, then wait for the JVM t
   done
   rm -f "$STATE/node-$n.pid"
   log "node $n (pid $p) stopped by SIG$sig after $((waited / 10)).$((waited % 10)) s"
+}
+
+send_signal() {  # send_signal N SIGNAL: signal a running node and return at once (pause, resume)
+  local n=$1 sig=$2 p
+  p=$(pid_of "$n")
+  { [ -n "$p" ] && ours "$p" "$n"; } || die "node $n is not running"
+  kill "-$sig" "$p"
+  log "node $n (pid $p): SIG$sig"
 }
 
 each_node() {  # each_node N|all FUNCTION [ARGS]
@@ -470,6 +481,8 @@ case $cmd in
   start) require_state; each_node "${1:-all}" start_one; wait_ready ;;
   stop) require_state; if [ "${1:-all}" = all ]; then down; else each_node "$1" signal_and_wait TERM; fi ;;
   kill) require_state; [ $# -ge 1 ] || die "usage: $0 kill N"; each_node "$1" signal_and_wait KILL ;;
+  pause) require_state; [ $# -ge 1 ] || die "usage: $0 pause N"; each_node "$1" send_signal STOP ;;
+  resume) require_state; [ $# -ge 1 ] || die "usage: $0 resume N"; each_node "$1" send_signal CONT ;;
   restart) require_state; [ $# -ge 1 ] || die "usage: $0 restart N"
            each_node "$1" signal_and_wait TERM; each_node "$1" start_one; wait_ready ;;
   down) down ;;

@@ -42,9 +42,9 @@ else
   echo "== system: SKIPPED (SKIP_SYSTEM=1) =="
 fi
 
-# The sanitizer builds run the simulation with SANITIZER_SIM_SEEDS seeds (the main phase runs 2,000):
+# The sanitizer builds run the simulation with SANITIZER_SIM_SEEDS seeds in each of its two modes (the main phase runs 2,000):
 # they are 10-20x slower, and what they look for (memory and threading errors) shows in any seed.
-SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-400}
+SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-200}
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== sanitizers: unit, actor, sim and integration tests under ASan + UBSan =="

@@ -127,16 +127,17 @@ struct store_fixture : test_coordinator_fixture<> {
 
   std::vector<outgoing_record>& produced() { return deref<fake_producer_impl>(producer).state.produced; }
 
-  /// The status topic as the view reads it: one record at a time, at increasing offsets.
-  void read_back(std::string key, std::optional<std::string> value) {
+  /// The status topic as the view reads it: one record at a time, at increasing offsets. `own`: the
+  /// record carries this store's writer header (by default it is another writer's).
+  void read_back(std::string key, std::optional<std::string> value, bool own = false) {
     std::vector<consumed_record> batch{
-        consumed_record{std::move(key), !value.has_value(), value.value_or(""), 0, next_offset++}};
+        consumed_record{std::move(key), !value.has_value(), value.value_or(""), 0, next_offset++, own}};
     self->send(view, records_atom::value, std::move(batch));
     settle();
   }
-  /// The record a fake producer was given comes back from the topic.
+  /// The record a fake producer was given comes back from the topic, with our writer header.
   void read_back(const outgoing_record& r) {
-    read_back(r.key, r.tombstone ? std::nullopt : std::optional<std::string>{r.value});
+    read_back(r.key, r.tombstone ? std::nullopt : std::optional<std::string>{r.value}, true);
   }
   void read_back(const status_record& r) { read_back(r.key, r.value); }
 

@@ -1,0 +1,119 @@
+#pragma once
+// The per-key rules of the write path as a plain class: no actor framework, no Kafka, no clock (the
+// caller passes the time). The coalescer actor is a shell of message handlers around it; the rules
+// are unit-tested here alone (tests/unit/coalescing_table_test.cpp) and listed in
+// docs/architecture.md:
+// - At most one record per key is inside the producer. An update for a busy key (in flight or backing
+//   off) waits; a newer one replaces it, and the replaced one counts as coalesced.
+// - A retriable failure schedules a retry; when it is due, the key's *latest* value is sent, and a
+//   newer value sent this way continues the key's failure episode (its retry count is not reset).
+// - After `max_retries` retries, or at once on a non-retriable error, the update fails (counted and
+//   logged); a value waiting behind it is then sent fresh.
+// - putSafe (Connect's rule): written only if nothing is known for the key, the known value is from the
+//   same worker, or its generation is <= the new one; checked at accept and again when a waiting
+//   putSafe becomes the next to send. The known value is the last one read back or acknowledged.
+// - Stale-retry guard: a retry is abandoned (stale-dropped) when another writer's tombstone is read
+//   back, or another writer's record of another worker's newer generation is known. The store's own
+//   records read back never abandon anything (docs/retries.md, "Own writes").
+// Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
+#include "actors/latency_histogram.hpp"
+#include "actors/policy/delivery_outcome.hpp"
+#include "messages/payloads.hpp"
+
+#include <spdlog/logger.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace status_store {
+
+class coalescing_table {
+ public:
+  /// `max_retries`: status.storage.retry.max.retries. `log` gets the failures and stale drops.
+  coalescing_table(uint32_t max_retries, std::shared_ptr<spdlog::logger> log);
+
+  // ---- inputs; each may queue records to send and retries to schedule (take them below) ----------
+  /// Takes in one update; `now_ns` is its put time unless it carries one.
+  void accept(status_update& update, int64_t now_ns);
+  /// One delivery report, judged. Returns true if it scheduled a retry.
+  bool delivered(const delivery_result& report, const delivery_verdict& verdict, int64_t now_ns);
+  /// A retry's backoff has elapsed.
+  void retry_due(const retry_request& due);
+  /// A record read back from the topic.
+  void observed(const observed_status& seen);
+  /// Counts every unresolved update as failed (the drain deadline); in flight or not.
+  drain_report fail_all_unresolved();
+
+  // ---- outputs --------------------------------------------------------------------------------------
+  /// Records to hand to the producer since the last call, one per key at most.
+  std::vector<outgoing_record> take_sends();
+  /// Retries to hand to the scheduler since the last call.
+  std::vector<retry_request> take_retries();
+
+  /// Cumulative counters and current gauges (latency quantiles recomputed only when they changed).
+  const store_counters& counters();
+  /// Sequence number of the last accepted update; a flush taken now covers everything up to it.
+  uint64_t last_accept_seq() const { return last_accept_seq_; }
+  /// Whether every update accepted up to `seq` is resolved (acknowledged, failed, coalesced, dropped).
+  bool resolved_through(uint64_t seq) const { return unresolved_.empty() || unresolved_.begin()->first > seq; }
+  size_t unresolved() const { return unresolved_.size(); }
+
+ private:
+  /// An accepted update waiting to be written (the key is the map's key).
+  struct pending_update {
+    bool tombstone = false;
+    std::string value;
+    bool safe = false;
+    std::string worker_id;
+    int32_t generation = 0;
+    uint64_t accept_seq = 0;
+  };
+
+  // Memory per key matters (a worker may track a million keys): an idle key keeps no update, only what
+  // putSafe needs; flat fields, widest first, so a key's hash-map node is one 112-byte allocation.
+  struct key_state {
+    std::unique_ptr<pending_update> head;  // being written, or waiting for its retry
+    std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
+    uint64_t retry_ticket = 0;             // the failed send's id; only the matching due notice counts
+    uint64_t send_id = 0;                  // matches delivery reports to the current send
+    // The value putSafe decides on; nullptr when none. Interned: a cluster has a handful of workers.
+    const std::string* known_worker = nullptr;
+    int32_t known_generation = 0;
+    uint32_t retries_done = 0;  // retries used by the current failure episode
+    bool in_flight = false;
+    bool retry_scheduled = false;
+    bool known_own = false;  // the known value is this store's own record: it never makes a retry stale
+  };
+  static_assert(sizeof(key_state) <= 56, "a million keys: keep the per-key state small");
+
+  static bool can_write_safely(const key_state& ks, const pending_update& u);
+  void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
+  static void forget(key_state& ks);
+  void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
+  void resolve_acknowledged(const pending_update& u, int64_t now_ns);
+  void start_send(const std::string& key, key_state& ks);
+  void advance(const std::string& key, key_state& ks);
+  void fail_head(const std::string& key, key_state& ks, const delivery_result& report, std::string_view why);
+
+  uint32_t max_retries_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::unordered_map<std::string, key_state> keys_;
+  std::unordered_set<std::string> worker_ids_;  // the interned worker ids of key_state::known_worker
+  /// accept_seq → put time (ns) of every unresolved update: pending, the oldest unacknowledged age and
+  /// flush watermarks in one ordered structure.
+  std::map<uint64_t, int64_t> unresolved_;
+  uint64_t last_accept_seq_ = 0;
+  uint64_t last_send_id_ = 0;
+  store_counters counters_;
+  latency_histogram ack_latency_;  // accept-to-acknowledgement time of every written update
+  bool ack_latency_changed_ = false;
+  std::vector<outgoing_record> sends_;
+  std::vector<retry_request> retries_;
+};
+
+}  // namespace status_store

@@ -1,0 +1,22 @@
+#pragma once
+// What a delivery report means for the write path, in our own terms: the coalescing table decides
+// on this, never on librdkafka's error codes (actors/delivery_error_table.hpp classifies those).
+#include <cstdint>
+#include <string_view>
+
+namespace status_store {
+
+enum class delivery_outcome : uint8_t {
+  success,        // acknowledged
+  retriable,      // transient: back off and send the latest value of the key again
+  non_retriable,  // re-sending the same bytes would fail again: give up at once
+};
+
+/// One delivery report, judged.
+struct delivery_verdict {
+  delivery_outcome outcome = delivery_outcome::success;
+  bool authentication = false;  // the broker refused credentials or TLS set-up (counted apart)
+  std::string_view advice;      // what an operator can change, for errors configuration causes
+};
+
+}  // namespace status_store

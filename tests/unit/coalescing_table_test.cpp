@@ -1,0 +1,248 @@
+// The per-key rules of the write path, on the plain table alone: no actors, no Kafka, no clock. Each
+// rule of actors/policy/coalescing_table.hpp has a test named after it; every test ends with the
+// conservation law.
+#include "actors/policy/coalescing_table.hpp"
+
+#include <gtest/gtest.h>
+#include <spdlog/sinks/null_sink.h>
+
+using namespace status_store;
+
+namespace {
+
+const delivery_verdict acknowledged{delivery_outcome::success, false, {}};
+const delivery_verdict timed_out{delivery_outcome::retriable, false, {}};
+const delivery_verdict too_large{delivery_outcome::non_retriable, false, "raise max.message.bytes"};
+const delivery_verdict refused_password{delivery_outcome::non_retriable, true, {}};
+
+struct CoalescingTable : ::testing::Test {
+  coalescing_table table{2, std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::null_sink_mt>())};
+  std::vector<outgoing_record> sent;
+  std::vector<retry_request> scheduled;
+  int64_t now = 1'000'000;
+
+  void put(std::string key, std::string value, std::string worker = "w1", int32_t generation = 1, bool safe = false) {
+    status_update u{std::move(key), false, std::move(value), safe, std::move(worker), generation, 0};
+    table.accept(u, now);
+    collect();
+  }
+  void put_tombstone(std::string key) {
+    status_update u{std::move(key), true, {}, false, {}, 0, 0};
+    table.accept(u, now);
+    collect();
+  }
+  bool report(const outgoing_record& r, const delivery_verdict& verdict) {
+    const bool retry = table.delivered(delivery_result{r.key, r.send_id, verdict.outcome == delivery_outcome::success ? 0 : 1,
+                                                       0, "error"},
+                                       verdict, now);
+    collect();
+    return retry;
+  }
+  void retry_now() {
+    for (auto r : std::exchange(scheduled, {})) table.retry_due(r);
+    collect();
+  }
+  void read_back(std::string key, bool tombstone, std::string worker, int32_t generation, bool own) {
+    table.observed(observed_status{std::move(key), tombstone, std::move(worker), generation, own});
+    collect();
+  }
+  void collect() {
+    for (auto& r : table.take_sends()) sent.push_back(std::move(r));
+    for (auto& r : table.take_retries()) scheduled.push_back(std::move(r));
+  }
+  store_counters check_conservation() {
+    const auto c = table.counters();
+    EXPECT_EQ(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);
+    return c;
+  }
+};
+
+}  // namespace
+
+TEST_F(CoalescingTable, OneRecordPerKeyInFlightAndDifferentKeysPipelined) {
+  put("a", "a1");
+  put("b", "b1");
+  put("a", "a2");
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(table.counters().in_flight, 2u);
+  report(sent[0], acknowledged);
+  ASSERT_EQ(sent.size(), 3u);
+  EXPECT_EQ(sent[2].value, "a2");
+  EXPECT_EQ(check_conservation().pending, 2u);
+}
+
+TEST_F(CoalescingTable, TheLatestWinsWhileAKeyIsBusy) {
+  put("a", "v1");
+  for (int i = 2; i <= 10; ++i) put("a", "v" + std::to_string(i));
+  report(sent[0], acknowledged);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1].value, "v10");
+  report(sent[1], acknowledged);
+  auto c = check_conservation();
+  EXPECT_EQ(c.coalesced, 8u);
+  EXPECT_EQ(c.success, 2u);
+  EXPECT_EQ(c.pending, 0u);
+}
+
+TEST_F(CoalescingTable, ARetrySendsTheLatestValueAndContinuesTheFailureEpisode) {
+  put("a", "old");
+  EXPECT_TRUE(report(sent[0], timed_out));
+  ASSERT_EQ(scheduled.size(), 1u);
+  EXPECT_EQ(scheduled[0].retry_count, 0u);
+  put("a", "new");
+  retry_now();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1].value, "new");
+  EXPECT_TRUE(report(sent[1], timed_out));
+  ASSERT_EQ(scheduled.size(), 1u);
+  EXPECT_EQ(scheduled[0].retry_count, 1u);  // not reset by the newer value
+  auto c = check_conservation();
+  EXPECT_EQ(c.retry, 1u);
+  EXPECT_EQ(c.coalesced, 1u);
+}
+
+TEST_F(CoalescingTable, AfterMaxRetriesTheUpdateFailsAndTheValueBehindItIsSentFresh) {
+  put("a", "v1");
+  report(sent[0], timed_out);
+  retry_now();
+  report(sent[1], timed_out);
+  retry_now();
+  put("a", "v2");  // waits behind the last attempt
+  EXPECT_FALSE(report(sent[2], timed_out));  // the third attempt: max.retries (2) used up
+  ASSERT_EQ(sent.size(), 4u);
+  EXPECT_EQ(sent[3].value, "v2");
+  report(sent[3], acknowledged);
+  auto c = check_conservation();
+  EXPECT_EQ(c.failure, 1u);
+  EXPECT_EQ(c.retry, 2u);
+  EXPECT_EQ(c.success, 1u);
+}
+
+TEST_F(CoalescingTable, ANonRetriableErrorFailsAtOnceAndAuthenticationIsCountedApart) {
+  put("a", "v1");
+  put("b", "v1");
+  EXPECT_FALSE(report(sent[0], too_large));
+  EXPECT_FALSE(report(sent[1], refused_password));
+  EXPECT_TRUE(scheduled.empty());
+  auto c = check_conservation();
+  EXPECT_EQ(c.failure, 2u);
+  EXPECT_EQ(c.authentication_failure, 1u);
+  EXPECT_EQ(c.retry, 0u);
+}
+
+TEST_F(CoalescingTable, PutSafeIsDroppedAtAcceptWhenAnotherWorkersNewerGenerationIsKnown) {
+  read_back("t", false, "w2", 5, false);
+  put("t", "mine", "w1", 4, true);
+  EXPECT_TRUE(sent.empty());
+  put("t", "same-worker", "w2", 3, true);   // the same worker may go back
+  put("u", "nothing-known", "w1", 1, true);  // nothing known: written
+  EXPECT_EQ(sent.size(), 2u);
+  EXPECT_EQ(check_conservation().dropped_stale, 1u);
+}
+
+TEST_F(CoalescingTable, AWaitingPutSafeIsJudgedAgainWhenItsTurnComes) {
+  put("t", "first", "w1", 4);
+  put("t", "waiting", "w1", 4, true);     // allowed now: nothing is known
+  read_back("t", false, "w2", 6, false);  // a new owner writes meanwhile
+  report(sent[0], too_large);             // the head fails: the waiting putSafe's turn
+  EXPECT_EQ(sent.size(), 1u);             // judged against w2's generation 6: dropped
+  put("t", "plain", "w1", 4);             // a plain put is always written
+  EXPECT_EQ(sent.size(), 2u);
+  auto c = check_conservation();
+  EXPECT_EQ(c.dropped_stale, 1u);
+  EXPECT_EQ(c.failure, 1u);
+}
+
+TEST_F(CoalescingTable, AStaleRetryIsAbandonedWhenAnotherWritersNewerGenerationIsKnown) {
+  put("t", "mine", "w1", 5);
+  report(sent[0], timed_out);
+  read_back("t", false, "w2", 6, false);
+  retry_now();
+  EXPECT_EQ(sent.size(), 1u);
+  auto c = check_conservation();
+  EXPECT_EQ(c.dropped_stale, 1u);
+  EXPECT_EQ(c.pending, 0u);
+}
+
+TEST_F(CoalescingTable, AnotherWritersTombstoneAbandonsAWaitingRetryButOurOwnNeverDoes) {
+  put_tombstone("t");
+  report(sent[0], timed_out);
+  read_back("t", true, "", 0, true);  // our own copy, kept by the broker
+  retry_now();
+  ASSERT_EQ(sent.size(), 2u);
+  report(sent[1], acknowledged);
+  put("t", "again", "w1", 7);
+  report(sent[2], timed_out);
+  read_back("t", true, "", 0, false);  // another writer deletes the key
+  retry_now();
+  EXPECT_EQ(sent.size(), 3u);
+  auto c = check_conservation();
+  EXPECT_EQ(c.dropped_stale, 1u);
+  EXPECT_EQ(c.success, 1u);
+  EXPECT_EQ(c.pending, 0u);
+}
+
+TEST_F(CoalescingTable, OurOwnRecordNamingAnotherWorkerNeverMakesARetryStale) {
+  put("t", "for-w2", "w2", 6);
+  report(sent[0], timed_out);
+  put("t", "for-w1", "w1", 5);
+  read_back("t", false, "w2", 6, true);  // our own kept copy
+  retry_now();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1].value, "for-w1");
+  EXPECT_EQ(check_conservation().dropped_stale, 0u);
+}
+
+TEST_F(CoalescingTable, LateReportsAndStaleRetryTicketsChangeNothing) {
+  put("a", "v1");
+  report(sent[0], timed_out);
+  const auto stale_ticket = scheduled[0];
+  retry_now();
+  report(sent[0], acknowledged);  // a report for the earlier send: ignored
+  EXPECT_EQ(table.counters().success, 0u);
+  report(sent[1], timed_out);
+  table.retry_due(stale_ticket);  // the earlier timer: ignored
+  collect();
+  EXPECT_EQ(sent.size(), 2u);
+  retry_now();
+  EXPECT_EQ(sent.size(), 3u);
+  check_conservation();
+}
+
+TEST_F(CoalescingTable, FailingEverythingUnresolvedCountsEachUpdateOnceAndNamesItsKey) {
+  put("a", "v1");
+  put("a", "v2");
+  put("b", "v1");
+  report(sent[1], timed_out);
+  const auto report_ = table.fail_all_unresolved();
+  EXPECT_EQ(report_.failed, 3u);
+  EXPECT_EQ(report_.failed_keys.size(), 2u);
+  auto c = check_conservation();
+  EXPECT_EQ(c.pending, 0u);
+  EXPECT_EQ(c.in_flight, 0u);
+  EXPECT_EQ(c.waiting_retry, 0u);
+  report(sent[0], acknowledged);  // too late: changes nothing
+  EXPECT_EQ(table.counters().success, 0u);
+}
+
+TEST_F(CoalescingTable, FlushWatermarksFollowResolution) {
+  put("a", "v1");
+  const auto mark = table.last_accept_seq();
+  EXPECT_FALSE(table.resolved_through(mark));
+  put("b", "v1");
+  report(sent[0], acknowledged);
+  EXPECT_TRUE(table.resolved_through(mark));
+  EXPECT_FALSE(table.resolved_through(table.last_accept_seq()));
+}
+
+TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
+  put("a", "v1");
+  put("a", "v2");  // coalesced later: never written, never measured
+  put("a", "v3");
+  now += 4'000'000;  // 4 ms
+  report(sent[0], acknowledged);
+  const auto c = table.counters();
+  EXPECT_GE(c.ack_latency_p50_us, 4000);
+  EXPECT_LE(c.ack_latency_p50_us, 4250);  // the histogram is at most 6.25 % high
+  EXPECT_EQ(c.coalesced, 1u);
+}
