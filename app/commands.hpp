@@ -1,6 +1,8 @@
 #pragma once
 // The verbs of the status-store executable. Each returns the process exit code:
 // 0 success, 1 the operation failed, 2 usage or configuration error.
+#include "config/defaults.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -85,6 +87,7 @@ int list(const list_options& options);
 struct run_options {
   connection_options connection;
   std::string listen = "127.0.0.1:8083";  // HOST:PORT of the HTTP endpoint; port 0 picks a free one
+  int max_connections = defaults::http_max_connections;  // open HTTP connections; beyond them, an immediate 503
 };
 int run(const run_options& options);
 

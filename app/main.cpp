@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "Run the store as a worker service with HTTP status, metrics and health endpoints");
   add_connection_options(run_cmd, run.connection);
   run_cmd->add_option("--listen", run.listen, "HOST:PORT of the HTTP endpoint (port 0 = any free port)")->capture_default_str();
+  run_cmd->add_option("--max-connections", run.max_connections, "Open HTTP connections served at once; more get an immediate 503")
+      ->capture_default_str()->check(CLI::Range(1, 10000));
 
   const std::string target_help = "connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC";
   cli::put_options put;

@@ -5,6 +5,7 @@
 #include "app/connection_config.hpp"
 #include "app/status_json.hpp"
 #include "app/status_store.hpp"
+#include "app/status_topic_admin.hpp"
 #include "actors/metric_names.hpp"
 #include "config/config_error.hpp"
 #include "messages/status_record_codec.hpp"
@@ -12,6 +13,7 @@
 #include <charconv>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 namespace status_store::cli {
 
@@ -53,6 +55,23 @@ status_state parse_state(const std::string& text) {
 
 void print_metrics(const metrics_snapshot& m) {
   for (const auto& s : metric_samples(m)) std::cerr << "  " << s.name << " " << static_cast<int64_t>(s.value) << "\n";
+}
+
+/// The verb's store, started; nullptr after saying why when no broker answered within the timeout.
+/// A write verb then prints its metrics line as on any failed write, with its update counted failed:
+/// it was never sent.
+std::unique_ptr<store> start_store(const worker_config& config, const char* what, bool writes) {
+  try {
+    return std::make_unique<store>(config);
+  } catch (const no_broker_reachable& e) {
+    std::cerr << "error: " << what << " failed: " << e.what() << "\n";
+    if (writes) {
+      metrics_snapshot m;
+      m.counters.accepted = m.counters.failure = 1;
+      print_metrics(m);
+    }
+    return nullptr;
+  }
 }
 
 /// Waits for the update(s) to be resolved and turns the counters into an exit code.
@@ -99,7 +118,9 @@ int put(const put_options& o) {
   if (what.kind != target_kind::topic && o.worker_id.empty())
     throw config_error("--worker-id", "", "is required for connector and task statuses");
   const status_state state = what.kind == target_kind::topic ? status_state::running : parse_state(o.state);
-  store s{config};
+  const auto started = start_store(config, "put", true);
+  if (!started) return exit_failed;
+  store& s = *started;
   status_value value{state, o.trace, o.worker_id, o.generation, o.plugin_version};
   switch (what.kind) {
     case target_kind::connector:
@@ -122,7 +143,9 @@ int put(const put_options& o) {
 int remove(const delete_options& o) {
   const target what = parse_target(o.target_args);
   worker_config config = operator_config(o.connection, o.timeout_s);
-  store s{config};
+  const auto started = start_store(config, "delete", true);
+  if (!started) return exit_failed;
+  store& s = *started;
   const status_value destroyed{status_state::destroyed, std::nullopt, o.worker_id, 0};
   switch (what.kind) {
     case target_kind::connector:
@@ -142,7 +165,9 @@ int remove(const delete_options& o) {
 
 int get(const get_options& o) {
   worker_config config = operator_config(o.connection, o.timeout_s);
-  store s{config};
+  const auto started = start_store(config, "get", false);
+  if (!started) return exit_failed;
+  store& s = *started;
   const connector_view v = s.describe(o.connector);
   s.stop();
   if (!v.found && v.tasks.empty() && v.topics.empty()) {
@@ -158,7 +183,9 @@ int get(const get_options& o) {
 
 int list(const list_options& o) {
   worker_config config = operator_config(o.connection, o.timeout_s);
-  store s{config};
+  const auto started = start_store(config, "list", false);
+  if (!started) return exit_failed;
+  store& s = *started;
   std::vector<connector_view> views;
   for (const auto& name : s.connectors()) views.push_back(s.describe(name));
   s.stop();

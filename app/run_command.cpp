@@ -4,13 +4,14 @@
 // status.storage.shutdown.drain.timeout.ms.
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
+#include "app/http_routes.hpp"
+#include "app/http_service.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 #include "app/status_store.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <csignal>
@@ -37,46 +38,59 @@ std::pair<std::string, int> split_listen(const std::string& listen) {
   return {listen.substr(0, colon), port};
 }
 
-std::string error_json(int code, const std::string& message) {
-  return nlohmann::json{{"error_code", code}, {"message", message}}.dump();
+void reply_json(httplib::Response& res, int status, std::string body) {
+  res.status = status;
+  res.set_content(std::move(body), "application/json");
 }
 
-void routes(httplib::Server& http, store& s) {
-  http.Get("/connectors", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(connectors_json(s.connectors()), "application/json");
-  });
-  http.Get(R"(/connectors/([^/]+)/status)", [&](const httplib::Request& req, httplib::Response& res) {
-    const auto view = s.describe(req.matches[1]);
-    if (!view.found) {
-      res.status = 404;  // as Connect: the connector's own status is required
-      res.set_content(error_json(404, "No status found for connector " + view.name), "application/json");
-      return;
+/// Every request goes through route_http_request (app/http_routes.hpp): decoded, UTF-8-checked
+/// path segments, and Connect's error bodies for what it refuses.
+void routes(http_service& http, store& s) {
+  http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+    const http_route route = route_http_request(req.method, req.target);
+    switch (route.endpoint) {
+      case http_endpoint::error:
+        reply_json(res, route.status, http_error_json(route.status, route.message));
+        break;
+      case http_endpoint::connectors:
+        reply_json(res, 200, connectors_json(s.connectors()));
+        break;
+      case http_endpoint::connector_status: {
+        const auto view = s.describe(route.connector);
+        if (!view.found)  // as Connect: the connector's own status is required
+          reply_json(res, 404, http_error_json(404, "No status found for connector " + view.name));
+        else
+          reply_json(res, 200, connector_status_json(view));
+        break;
+      }
+      case http_endpoint::connector_topics:
+        reply_json(res, 200, connector_topics_json(s.describe(route.connector)));
+        break;
+      case http_endpoint::metrics:
+        res.set_content(prometheus_text(s.metrics()), "text/plain; version=0.0.4; charset=utf-8");
+        break;
+      case http_endpoint::healthz:
+        reply_json(res, 200,
+                   nlohmann::json{{"status", "ok"},
+                                  {"topic", s.config().status_topic},
+                                  {"bootstrap_servers", s.bootstrap_servers()}}
+                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        break;
     }
-    res.set_content(connector_status_json(view), "application/json");
+    return httplib::Server::HandlerResponse::Handled;
   });
-  http.Get(R"(/connectors/([^/]+)/topics)", [&](const httplib::Request& req, httplib::Response& res) {
-    res.set_content(connector_topics_json(s.describe(req.matches[1])), "application/json");
-  });
-  http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(prometheus_text(s.metrics()), "text/plain; version=0.0.4; charset=utf-8");
-  });
-  http.Get("/healthz", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(nlohmann::json{{"status", "ok"},
-                                   {"topic", s.config().status_topic},
-                                   {"bootstrap_servers", s.bootstrap_servers()}}
-                        .dump(),
-                    "application/json");
-  });
-  // A query the view cannot answer in time is a 503, never a hung connection.
-  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "internal error";
+  // A query the view cannot answer in time is a 503, never a hung connection. The exception's text
+  // goes to the log, not to the client.
+  http.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "unknown exception";
     try {
       if (ep) std::rethrow_exception(ep);
     } catch (const std::exception& e) {
       what = e.what();
+    } catch (...) {
     }
-    res.status = 503;
-    res.set_content(error_json(503, what), "application/json");
+    component_logger("http")->warn("{} {}: answered 503: {}", req.method, req.path, what);
+    reply_json(res, 503, http_error_json(503, "The status view did not answer in time; try again"));
   });
 }
 
@@ -96,13 +110,19 @@ int run(const run_options& options) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   store s{config};
-  httplib::Server http;
+  http_limits limits;
+  limits.max_connections = static_cast<size_t>(options.max_connections);
+  http_service http{limits};
   routes(http, s);
-  const int bound = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
+  const int bound = http.bind(host, port);
   if (bound < 0) {
     s.stop();
     throw std::runtime_error("cannot listen on " + options.listen);
   }
+  log->info("HTTP: at most {} open connections (then an immediate 503), idle timeout {} ms, request timeout {} ms, "
+            "write timeout {} ms, listen backlog {}",
+            limits.max_connections, limits.idle_timeout.count(), limits.request_timeout.count(),
+            limits.write_timeout.count(), limits.listen_backlog);
   std::thread server{[&] { http.listen_after_bind(); }};
   std::cout << "status-store running: topic '" << config.status_topic << "' on " << s.bootstrap_servers()
             << "; HTTP on http://" << host << ":" << bound << std::endl;

@@ -110,14 +110,21 @@ std::pair<rd_kafka_resp_err_t, std::string> create_topic(rd_kafka_t* rk, const w
   return {rd_kafka_topic_result_error(results[0]), message ? message : ""};
 }
 
-bool topic_exists(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
+enum class topic_presence { present, absent, unknown };
+
+/// What a Metadata request says about the topic; unknown when no broker answered it (all down,
+/// unreachable, or not in time) — then creating the topic cannot succeed either.
+topic_presence probe_topic(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
   const rd_kafka_metadata_t* md = nullptr;
   rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
   auto err = rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms);
   rd_kafka_topic_destroy(rkt);
-  const bool exists = !err && md->topic_cnt == 1 && !md->topics[0].err && md->topics[0].partition_cnt > 0;
+  auto presence = topic_presence::unknown;
+  if (!err)
+    presence = md->topic_cnt == 1 && !md->topics[0].err && md->topics[0].partition_cnt > 0 ? topic_presence::present
+                                                                                        : topic_presence::absent;
   if (md) rd_kafka_metadata_destroy(md);
-  return exists;
+  return presence;
 }
 
 // Worth another CreateTopics: brokers starting (too few for the replication factor), a controller
@@ -169,7 +176,22 @@ topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, con
   auto rk = make_admin_client(admin_settings, credentials);
   const std::string& topic = config.status_topic;
   auto backoff = std::chrono::milliseconds{100};
-  bool existed = topic_exists(rk.get(), topic, std::min(remaining_ms(deadline), 5000));
+  // Ask first, and only create a topic a broker says is missing: with no broker answering there is
+  // nothing to create it on, and an existing topic must not depend on the controller being up.
+  auto presence = probe_topic(rk.get(), topic, std::max(std::min(remaining_ms(deadline), 5000), 1));
+  while (presence == topic_presence::unknown) {
+    fail_on_credential_failure(rk.get(), credentials, topic);
+    if (remaining_ms(deadline) == 0)
+      throw no_broker_reachable("no broker reachable at " + config.bootstrap_servers + " within " +
+                                std::to_string(timeout.count()) + " ms: status topic '" + topic +
+                                "' could not be looked up");
+    log->warn("no broker answered a metadata request for status topic '{}' yet; retrying", topic);
+    std::this_thread::sleep_for(std::min(backoff, std::chrono::milliseconds{remaining_ms(deadline)}));
+    backoff = std::min(backoff * 2, std::chrono::milliseconds{2000});
+    presence = probe_topic(rk.get(), topic, std::max(std::min(remaining_ms(deadline), 5000), 1));
+  }
+  backoff = std::chrono::milliseconds{100};
+  bool existed = presence == topic_presence::present;
   if (!existed) fail_on_credential_failure(rk.get(), credentials, topic);
   while (!existed) {
     auto [err, message] = create_topic(rk.get(), config, std::max(std::min(remaining_ms(deadline), 30000), 1));

@@ -8,13 +8,22 @@
 #include "config/worker_config.hpp"
 
 #include <chrono>
+#include <stdexcept>
+#include <string>
 
 namespace status_store {
 
 enum class topic_setup_result { created, existed_compacted, existed_unverified };
 
-/// Throws config_error (property status.storage.topic) for a non-compacted topic, and
-/// std::runtime_error when the topic can be neither found nor created within `timeout`.
+/// No broker answered within the start-up timeout: the message names the bootstrap servers.
+struct no_broker_reachable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws config_error (property status.storage.topic) for a non-compacted topic,
+/// no_broker_reachable when no broker answers a metadata request within `timeout` (the topic is
+/// created only when a broker says it is missing), and std::runtime_error when a missing topic
+/// cannot be created within `timeout`.
 topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, const worker_config& config,
                                        std::chrono::milliseconds timeout);
 

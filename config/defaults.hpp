@@ -43,4 +43,30 @@ inline constexpr int64_t startup_timeout_ms = 60000;
 // \u00XX) the record would stay under 1 MB.
 inline constexpr int32_t trace_max_bytes = 65536;
 
+// --- the HTTP service (`status-store run`) ------------------------------------------------------------
+// One thread per open connection up to this many; a connection beyond it gets an immediate 503.
+// Slow or idle clients then hold threads, never the answers to everyone else (health probes).
+inline constexpr int32_t http_max_connections = 256;
+// With every one of them taken, this many more connections may each send one GET /healthz within
+// http_health_lane_timeout_ms (anything else, or too slow: 503), so liveness probes are answered
+// even then; a slow client holds such a slot for 250 ms at most.
+inline constexpr int32_t http_health_lane_connections = 4;
+inline constexpr int64_t http_health_lane_timeout_ms = 250;
+// A connection that has not started a request within this long is closed (also between keep-alive
+// requests); ms, so idle probes and scanners cannot pile up.
+inline constexpr int64_t http_idle_timeout_ms = 2000;
+// From a request's first byte to its last: a client trickling its request is cut off after this.
+inline constexpr int64_t http_request_timeout_ms = 5000;
+// A write that makes no progress for this long (a client that does not read) ends the connection.
+inline constexpr int64_t http_write_timeout_ms = 5000;
+// Requests per keep-alive connection before the service closes it (cpp-httplib's default is 5).
+inline constexpr int32_t http_max_requests_per_connection = 1000;
+// Request line, headers and body together; more is cut off. GET requests carry no body, and the
+// library itself answers 414 past 8 KiB of request line and 413 past http_max_body_bytes.
+inline constexpr int32_t http_max_request_bytes = 256 * 1024;
+inline constexpr int32_t http_max_body_bytes = 64 * 1024;
+// Pending connections the kernel queues for accept() (cpp-httplib compiles in 5; Linux caps it at
+// net.core.somaxconn).
+inline constexpr int32_t http_listen_backlog = 1024;
+
 }  // namespace status_store::defaults

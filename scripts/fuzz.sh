@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the record codec and the worker configuration parser with libFuzzer (clang 14 from Debian),
-# built with AddressSanitizer + UndefinedBehaviorSanitizer in build-fuzz/.
+# Fuzzes the record codec, the worker configuration parser and the HTTP request routing with
+# libFuzzer (clang 14 from Debian), built with AddressSanitizer + UndefinedBehaviorSanitizer in
+# build-fuzz/.
 #
 #   scripts/fuzz.sh [SECONDS]     SECONDS per target, default 60 (CI: scripts/test.sh runs 20)
 #
-# The two targets run side by side (one per core), each starting from its seed corpus in
+# The targets run side by side (three sharing two cores), each starting from its seed corpus in
 # tests/fuzz/corpus/<target>/; inputs the fuzzer finds are kept in build-fuzz/corpus/<target>/, so a
 # later run goes on from there. Prints the executions per target and fails on any crash, sanitizer
 # report, leak, timeout or property violation; the input that did it is saved as
@@ -23,7 +24,7 @@ echo "== fuzz: build (clang 14, libFuzzer + ASan + UBSan) =="
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DSTATUS_STORE_FUZZ=ON \
   -DSTATUS_STORE_SANITIZE=address,undefined >/dev/null
-targets=(record_codec properties)
+targets=(record_codec properties http_routes)
 cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
 
 echo "== fuzz: ${seconds} s per target =="

@@ -70,7 +70,18 @@ check "a deleted connector has no status" 1 "no status found" -- "$bin" get conn
 check "bad state is a usage error" 2 "--state" -- "$bin" put connector x --state SLEEPING --worker-id w "${c[@]}"
 check "bad task id is a usage error" 2 "task number" -- "$bin" put task x zero --state RUNNING --worker-id w "${c[@]}"
 check "bad target is a usage error" 2 "TARGET" -- "$bin" put cluster x --state RUNNING --worker-id w "${c[@]}"
-check "unreachable cluster fails (exit 1), bounded" 1 "error" -- timeout 60 "$bin" put connector x --state RUNNING --worker-id w --bootstrap-servers 127.0.0.1:1 --topic t --timeout 3
+started=$(date +%s)
+out=$(timeout 60 "$bin" put connector x --state RUNNING --worker-id w --bootstrap-servers 127.0.0.1:1 --topic t --timeout 3 2>&1)
+rc=$?
+took=$(($(date +%s) - started))
+if [ "$rc" -eq 1 ] && grep -q "^error: put failed: no broker reachable at 127.0.0.1:1 within 3000 ms" <<<"$out" &&
+   grep -q "^  status-update-failure-total 1$" <<<"$out" && [ "$took" -le 6 ]; then
+  ok "put with no broker reachable says so within its 3 s timeout (${took} s), with its metrics, exit 1"
+else
+  fail "put with no broker reachable: exit $rc after ${took} s" "$out"
+fi
+check "get with no broker reachable says so (exit 1)" 1 "error: get failed: no broker reachable at 127.0.0.1:1" -- \
+  timeout 60 "$bin" get connector x --bootstrap-servers 127.0.0.1:1 --topic t --timeout 2
 check "help on a verb" 0 "--state" -- "$bin" put --help
 
 kill -TERM "$service_pid"

@@ -1,0 +1,131 @@
+#include "app/http_routes.hpp"
+
+#include <vector>
+
+namespace status_store {
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+http_route error(int status, std::string message) {
+  return http_route{http_endpoint::error, {}, status, std::move(message)};
+}
+
+// Connect's (Jersey's) bodies for an unknown path and a wrong method.
+http_route not_found() { return error(404, "HTTP 404 Not Found"); }
+http_route not_allowed() { return error(405, "HTTP 405 Method Not Allowed"); }
+
+}  // namespace
+
+bool is_health_request_line(std::string_view line) {
+  for (const std::string_view method : {"GET ", "HEAD "}) {
+    if (line.substr(0, method.size()) != method) continue;
+    const std::string_view rest = line.substr(method.size());
+    const std::string_view path = "/healthz";
+    return rest.substr(0, path.size()) == path && rest.size() > path.size() &&
+           (rest[path.size()] == ' ' || rest[path.size()] == '?');
+  }
+  return false;
+}
+
+bool is_valid_utf8(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte (RFC 3629, table 3-7)
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;  // no overlong forms
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;  // no overlong forms
+      if (c == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+    } else {
+      return false;  // a continuation byte first, C0/C1 (overlong) or F5..FF
+    }
+    if (n - i < len || s[i + 1] < lo || s[i + 1] > hi) return false;
+    for (size_t k = 2; k < len; ++k)
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return false;
+    i += len;
+  }
+  return true;
+}
+
+bool percent_decode(std::string_view text, bool plus_is_space, std::string& out) {
+  out.clear();
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%') {
+      if (text.size() - i < 3) return false;
+      const int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
+      if (high < 0 || low < 0) return false;
+      out += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else {
+      out += plus_is_space && c == '+' ? ' ' : c;
+    }
+  }
+  return true;
+}
+
+http_route route_http_request(std::string_view method, std::string_view target) {
+  const auto question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  if (question != std::string_view::npos) {
+    // No endpoint takes parameters, but a query with broken bytes is refused like a broken path.
+    std::string decoded;
+    if (!percent_decode(target.substr(question + 1), true, decoded))
+      return error(400, "Malformed percent-encoding in the request query");
+    if (!is_valid_utf8(decoded)) return error(400, "The request query is not valid UTF-8");
+  }
+  if (path.empty() || path.front() != '/') return error(400, "The request path must start with '/'");
+
+  std::vector<std::string> segments;
+  for (size_t begin = 1;;) {
+    const size_t slash = path.find('/', begin);
+    std::string segment;
+    if (!percent_decode(path.substr(begin, slash == std::string_view::npos ? path.npos : slash - begin), false,
+                        segment))
+      return error(400, "Malformed percent-encoding in the request path");
+    if (!is_valid_utf8(segment)) return error(400, "The request path is not valid UTF-8");
+    segments.push_back(std::move(segment));
+    if (slash == std::string_view::npos) break;
+    begin = slash + 1;
+  }
+
+  http_route route;
+  const size_t n = segments.size();
+  if (n == 1 && segments[0] == "connectors") {
+    route.endpoint = http_endpoint::connectors;
+  } else if (n == 3 && segments[0] == "connectors" && !segments[1].empty() &&
+             (segments[2] == "status" || segments[2] == "topics")) {
+    route.endpoint = segments[2] == "status" ? http_endpoint::connector_status : http_endpoint::connector_topics;
+    route.connector = std::move(segments[1]);
+  } else if (n == 1 && segments[0] == "metrics") {
+    route.endpoint = http_endpoint::metrics;
+  } else if (n == 1 && segments[0] == "healthz") {
+    route.endpoint = http_endpoint::healthz;
+  } else {
+    return not_found();
+  }
+  if (method != "GET" && method != "HEAD") return not_allowed();
+  return route;
+}
+
+}  // namespace status_store

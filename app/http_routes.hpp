@@ -1,0 +1,35 @@
+#pragma once
+// The service's routing as a pure function of the request method and raw target, free of any HTTP
+// library so it can be unit-tested and fuzzed. Each path segment is percent-decoded on its own (so
+// "%2F" stays inside a connector name, as in Connect's JAX-RS routes) and must be valid UTF-8, as
+// must the query: anything else is a 400 with a fixed message, never an echo of the bad bytes.
+#include <string>
+#include <string_view>
+
+namespace status_store {
+
+enum class http_endpoint { connectors, connector_status, connector_topics, metrics, healthz, error };
+
+struct http_route {
+  http_endpoint endpoint = http_endpoint::error;
+  std::string connector;  // decoded, valid UTF-8; for connector_status and connector_topics
+  int status = 200;       // for error: 400, 404 or 405
+  std::string message;    // for error: valid UTF-8, in Connect's wording where Connect has one
+};
+
+/// Routes GET (and HEAD) requests for /connectors, /connectors/{name}/status,
+/// /connectors/{name}/topics, /metrics and /healthz. `target` is the request-target as sent
+/// (path and optional query, still percent-encoded). Never throws for any input.
+http_route route_http_request(std::string_view method, std::string_view target);
+
+/// True for a request line of a health check ("GET /healthz HTTP/1.1", also HEAD and with a query):
+/// what the service still answers when every connection slot is taken.
+bool is_health_request_line(std::string_view line);
+
+/// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
+/// Decodes %XX escapes (and '+' as a space when `plus_is_space`); false for a malformed escape.
+bool percent_decode(std::string_view text, bool plus_is_space, std::string& out);
+
+}  // namespace status_store

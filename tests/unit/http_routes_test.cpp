@@ -1,0 +1,79 @@
+// The service's routing (app/http_routes.hpp): Connect's paths, per-segment decoding, and a 4xx
+// with a fixed message for anything that is not valid UTF-8 or not a route.
+#include "app/http_routes.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace status_store;
+
+TEST(HttpRoutes, RoutesConnectsPaths) {
+  EXPECT_EQ(route_http_request("GET", "/connectors").endpoint, http_endpoint::connectors);
+  EXPECT_EQ(route_http_request("GET", "/metrics").endpoint, http_endpoint::metrics);
+  EXPECT_EQ(route_http_request("HEAD", "/healthz").endpoint, http_endpoint::healthz);
+  const auto status = route_http_request("GET", "/connectors/my-src/status");
+  EXPECT_EQ(status.endpoint, http_endpoint::connector_status);
+  EXPECT_EQ(status.connector, "my-src");
+  const auto topics = route_http_request("GET", "/connectors/my-src/topics?ignored=1");
+  EXPECT_EQ(topics.endpoint, http_endpoint::connector_topics);
+  EXPECT_EQ(topics.connector, "my-src");
+}
+
+TEST(HttpRoutes, DecodesEachSegmentOnItsOwn) {
+  EXPECT_EQ(route_http_request("GET", "/connectors/a%2Fb/status").connector, "a/b");
+  EXPECT_EQ(route_http_request("GET", "/connectors/caf%C3%A9+x/status").connector, "café+x");
+  EXPECT_EQ(route_http_request("GET", "/connectors/%E2%82%AC/topics").connector, "\xE2\x82\xAC");
+}
+
+TEST(HttpRoutes, InvalidUtf8IsA400WithoutTheBytes) {
+  for (const char* target : {"/connectors/%FF%FE/status", "/connectors/%C0%AE/status", "/connectors/%ED%A0%80/status",
+                             "/connectors/\xff/status", "/connectors/%F4%90%80%80/topics", "/connectors/%E2%82/status",
+                             "/metrics%FF", "/connectors?x=%FF", "/healthz?\xC0\xAE"}) {
+    const auto r = route_http_request("GET", target);
+    EXPECT_EQ(r.endpoint, http_endpoint::error) << target;
+    EXPECT_EQ(r.status, 400) << target;
+    EXPECT_TRUE(is_valid_utf8(r.message)) << target;
+  }
+}
+
+TEST(HttpRoutes, MalformedEscapesAreA400) {
+  for (const char* target : {"/connectors/%G0/status", "/connectors/%/status", "/connectors/%F", "/metrics?a=%"})
+    EXPECT_EQ(route_http_request("GET", target).status, 400) << target;
+}
+
+TEST(HttpRoutes, UnknownPathsAre404AndOtherMethods405) {
+  EXPECT_EQ(route_http_request("GET", "/").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/connectors/").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/connectors//status").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/connectors/a/status/x").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/connectors/a/config").status, 404);
+  EXPECT_EQ(route_http_request("POST", "/connectors").status, 405);
+  EXPECT_EQ(route_http_request("DELETE", "/connectors/a/status").status, 405);
+  EXPECT_EQ(route_http_request("GET", "*").status, 400);
+  EXPECT_EQ(route_http_request("GET", "").status, 400);
+}
+
+TEST(HttpRoutes, Utf8Validation) {
+  EXPECT_TRUE(is_valid_utf8(""));
+  EXPECT_TRUE(is_valid_utf8("plain ascii"));
+  EXPECT_TRUE(is_valid_utf8("\xF0\x9F\x98\x80"));   // U+1F600
+  EXPECT_TRUE(is_valid_utf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF
+  EXPECT_TRUE(is_valid_utf8("\xEF\xBF\xBD"));       // U+FFFD
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAE"));          // overlong '.'
+  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));      // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\x80"));              // a lone continuation byte
+  EXPECT_FALSE(is_valid_utf8("\xE2\x82"));          // truncated
+  EXPECT_FALSE(is_valid_utf8("\xFF"));
+}
+
+TEST(HttpRoutes, HealthRequestLines) {
+  EXPECT_TRUE(is_health_request_line("GET /healthz HTTP/1.1\r"));
+  EXPECT_TRUE(is_health_request_line("HEAD /healthz HTTP/1.0"));
+  EXPECT_TRUE(is_health_request_line("GET /healthz?verbose HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /healthzz HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /healthz"));
+  EXPECT_FALSE(is_health_request_line("POST /healthz HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line("GET /connectors HTTP/1.1"));
+  EXPECT_FALSE(is_health_request_line(""));
+}
