@@ -12,8 +12,9 @@ execute_process(COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/scripts/build-librdkafk
 set(STATUS_STORE_LIBRDKAFKA_PREFIX "${_status_store_default_rdkafka}" CACHE STRING
     "librdkafka install prefix to build against, or 'system' (default: scripts/build-librdkafka.sh's cache)")
 
-# A changed choice in an existing build directory: forget the previous pkg-config result.
-if(DEFINED _STATUS_STORE_RDKAFKA_CHOSEN AND NOT _STATUS_STORE_RDKAFKA_CHOSEN STREQUAL STATUS_STORE_LIBRDKAFKA_PREFIX)
+# A changed choice in an existing build directory (or one configured before this option existed):
+# forget the previous pkg-config result.
+if(NOT "${_STATUS_STORE_RDKAFKA_CHOSEN}" STREQUAL "${STATUS_STORE_LIBRDKAFKA_PREFIX}")
   unset(__pkg_config_checked_RDKAFKA CACHE)
   unset(pkgcfg_lib_RDKAFKA_rdkafka CACHE)
 endif()
