@@ -10,7 +10,9 @@
 #
 # Why: Debian 12's librdkafka 2.0.2 sends the client nonce twice in SCRAM's final message, which every
 # Kafka with the CVE-2024-56128 fix refuses (3.7.2, 3.8.1, 3.9.x, 4.x); the fix is in 2.6.1 (upstream
-# PR #4895). Debian 13 "trixie" carries 2.8.0 as a source package.
+# PR #4895). Debian 13 "trixie" carries 2.8.0 as a source package. Pinned to trixie, a stable release,
+# rather than unstable's newer version: unstable's source package is replaced on every upload, so a pin
+# to it would stop fresh clones from building; another version is one LIBRDKAFKA_* setting away.
 #
 # How: `apt-get source --download-only` through a private apt configuration (one deb-src entry for the
 # suite, its own lists directory; the system's apt set-up is not touched; the archive's URI is read
