@@ -4,8 +4,9 @@
 // Sources: Kafka's RetriableException set (clients Errors.java, each exception's extends chain) for
 // broker codes; librdkafka 2.0.2's rdkafka.h and the DR behaviour measured against the mock cluster
 // (docs: librdkafka-and-broker.md, section 1b) for local codes. Names are librdkafka's
-// rd_kafka_err2name() names (Kafka's name in the reason where it differs); codes 100 and 103 are
-// not in the 2.0.2 enum and carry Kafka's names.
+// rd_kafka_err2name() names (Kafka's name in the reason where it differs). Codes that librdkafka
+// added after 2.0.2 (the oldest version status-store builds with) are written as numbers, so every
+// supported version compiles the same table; their names are librdkafka's (Kafka's for 100 and 103).
 //
 // Decisions that differ from a plain reading of either source:
 // - BROKER_NOT_AVAILABLE (8) is retriable although Java's BrokerNotAvailableException is not a
@@ -21,6 +22,11 @@
 //   permanent: with retries=0 they reach the delivery report and we retry them ourselves.
 // - Idempotence/transaction errors (45, 47, 59, 90, _FATAL) are not retriable: idempotence is off,
 //   so seeing one means a misconfiguration that a re-send cannot fix.
+// - Since 2.0.2: _INVALID_DIFFERENT_RECORD (another record of the batch was invalid, so this valid one
+//   was not written), _DESTROY_BROKER (the broker left the cluster's metadata while the request was
+//   on it) and REBOOTSTRAP_REQUIRED (KIP-1102: the client must re-read the cluster, which librdkafka
+//   does itself) are retriable: a re-send of the same record then works. _LOG_TRUNCATION is a
+//   consumer's finding, never a delivery report's.
 #include "actors/delivery_error_table.hpp"
 
 #include <algorithm>
@@ -56,6 +62,9 @@ constexpr delivery_error_row table[] = {
     {RD_KAFKA_RESP_ERR__PURGE_INFLIGHT, "_PURGE_INFLIGHT", false, "purged in flight by our own shutdown"},
     {RD_KAFKA_RESP_ERR__FATAL, "_FATAL", false, "fatal producer error: instance unusable"},
     {RD_KAFKA_RESP_ERR__FENCED, "_FENCED", false, "instance fenced by a newer one"},
+    {-139, "_LOG_TRUNCATION", false, "consumer-side log truncation: not a produce error"},
+    {-138, "_INVALID_DIFFERENT_RECORD", true, "another record of the batch was invalid: this one is fine"},
+    {-137, "_DESTROY_BROKER", true, "its broker left the cluster: re-send to the new one"},
 
     // --- broker errors ----------------------------------------------------------------------------
     {RD_KAFKA_RESP_ERR_UNKNOWN, "UNKNOWN", false, "UnknownServerException: not retriable in Java"},
@@ -99,6 +108,7 @@ constexpr delivery_error_row table[] = {
     {RD_KAFKA_RESP_ERR_PRODUCER_FENCED, "PRODUCER_FENCED", false, "transactional producer fenced"},
     {100, "UNKNOWN_TOPIC_ID", true, "topic id not known yet (Java retriable)"},
     {103, "INCONSISTENT_TOPIC_ID", true, "topic id changed under us (Java retriable)"},
+    {129, "REBOOTSTRAP_REQUIRED", true, "KIP-1102: client re-bootstraps, then a re-send works"},
 };
 
 }  // namespace

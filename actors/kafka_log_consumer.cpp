@@ -82,8 +82,10 @@ kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std
   const auto deadline = clock_type::now() + timeout;
   try {
     const int32_t n = partition_count(rk_, topic, deadline, *credentials_);
-    // Start and end offsets via offsets_for_times: in librdkafka 2.0.2 query_watermark_offsets
-    // ignores its timeout while a leader is down; this call honours it.
+    // Start and end offsets via offsets_for_times: before librdkafka 2.12.0 (2.0.2 and the default
+    // 2.8.0 included) query_watermark_offsets ignores its timeout while a leader is down; this call
+    // honours it. Before 2.10.0 it does not refresh a moved leader either: the NOT_LEADER it then
+    // returns is transient (below), and start-up retries it within its timeout.
     partition_list starts{n}, ends{n};
     for (int32_t p = 0; p < n; ++p) {
       rd_kafka_topic_partition_list_add(starts.list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;

@@ -8,7 +8,7 @@
 
 namespace status_store::cli {
 
-/// Throws config_error naming the first pass-through setting librdkafka 2.0.2 refuses (unknown
+/// Throws config_error naming the first pass-through setting the librdkafka it is built with refuses (unknown
 /// name or invalid value), with librdkafka's reason; secret values are masked.
 void check_librdkafka_settings(const worker_config& config);
 

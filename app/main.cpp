@@ -6,6 +6,7 @@
 #include "config/logging.hpp"
 
 #include <CLI/CLI.hpp>
+#include <librdkafka/rdkafka.h>
 
 #include <iostream>
 
@@ -26,6 +27,9 @@ int main(int argc, char** argv) {
   CLI::App app{"status-store: persists Kafka Connect connector, task and topic statuses to a compacted Kafka topic,\n"
                "with bounded, jittered retries (status.storage.retry.*) and success/retry/failure metrics."};
   app.require_subcommand(1);
+  // The librdkafka actually loaded (SCRAM to Kafka >= 3.7.2 needs >= 2.6.1; see the README).
+  app.set_version_flag("--version", std::string("status-store ") + STATUS_STORE_VERSION + "\nlibrdkafka " +
+                                        rd_kafka_version_str());
   std::string log_level;
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list)");
 

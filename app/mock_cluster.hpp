@@ -22,7 +22,9 @@ class mock_cluster {
   std::string bootstrap_servers() const;
   /// Replication is capped at the broker count (the mock refuses more).
   void create_topic(const std::string& topic, int partitions, int replication_factor);
-  /// -1 = every broker. Connections are refused while down; no leader change happens.
+  /// -1 = every broker. Connections are refused while down; no leader change happens. With
+  /// librdkafka 2.0.2 and 2.8.0 a down broker stays in the mock's metadata; from 2.10 on the mock
+  /// drops it from metadata replies, so a partial outage also changes what clients see as brokers.
   void set_broker_down(int32_t broker_id = -1);
   void set_broker_up(int32_t broker_id = -1);
   /// The next `errors.size()` Produce requests (to any broker) fail with these errors, in order.

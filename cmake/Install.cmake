@@ -13,6 +13,10 @@ foreach(dir actors app config messages)
 endforeach()
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindCAF017.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
+# librdkafka's licences (BSD-2-Clause and its bundled parts) with the executable that loads it.
+if(STATUS_STORE_LIBRDKAFKA_LICENSES)
+  install(FILES ${STATUS_STORE_LIBRDKAFKA_LICENSES} DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME librdkafka-LICENSES.txt)
+endif()
 install(EXPORT status_store_targets NAMESPACE status_store::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/status_storeConfig.cmake.in

@@ -171,7 +171,7 @@ jaas_credentials parse_jaas_credentials(std::string_view property, std::string_v
   }
   const auto tokenauth = entry.options.find("tokenauth");
   if (tokenauth != entry.options.end() && tokenauth->second == "true") {
-    fail("ScramLoginModule with tokenauth=true (delegation tokens) is not supported by librdkafka 2.0.2");
+    fail("ScramLoginModule with tokenauth=true (delegation tokens) is not supported by librdkafka");
   }
   const auto username = entry.options.find("username");
   const auto password = entry.options.find("password");

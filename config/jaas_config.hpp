@@ -24,7 +24,7 @@ struct jaas_credentials {
 /// The credentials in `value`, the value of the property `property` (sasl.jaas.config, possibly
 /// with a client prefix). Throws config_error for a malformed entry, more than one entry, another
 /// login module, a missing username or password, or ScramLoginModule's tokenauth (delegation
-/// tokens, which librdkafka 2.0.2 cannot send).
+/// tokens, which librdkafka cannot send: 2.0.2 to 2.8.0 checked).
 jaas_credentials parse_jaas_credentials(std::string_view property, std::string_view value);
 
 }  // namespace status_store

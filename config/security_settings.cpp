@@ -26,7 +26,7 @@ bool one_of(std::string_view value, const std::array<std::string_view, N>& allow
 }
 
 constexpr std::array<std::string_view, 4> security_protocols{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"};
-// What librdkafka 2.0.2 (Debian's build, with SASL and SSL) implements.
+// What librdkafka implements (2.0.2 and 2.8.0, both built with SASL and SSL).
 constexpr std::array<std::string_view, 5> sasl_mechanisms{"GSSAPI", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512",
                                                           "OAUTHBEARER"};
 constexpr std::array<std::string_view, 3> password_mechanisms{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"};
@@ -102,7 +102,7 @@ class layer_translator {
       const auto mechanism = own(key);
       if (mechanism && !one_of(std::string_view{*mechanism}, sasl_mechanisms)) {
         fail(key, *mechanism,
-             "Must be one of GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (what librdkafka 2.0.2 "
+             "Must be one of GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (what librdkafka "
              "implements)");
       }
     }
@@ -199,7 +199,7 @@ class layer_translator {
       const std::string upper = store_type("ssl.keystore.type");
       if (upper == "JKS") {
         fail("ssl.keystore.type", *type,
-             "librdkafka 2.0.2 reads PKCS12 keystores only; convert it (keytool -importkeystore -srckeystore FILE "
+             "librdkafka reads PKCS12 keystores only; convert it (keytool -importkeystore -srckeystore FILE "
              "-destkeystore keystore.p12 -deststoretype PKCS12) and set ssl.keystore.type=PKCS12");
       }
       if (upper == "PEM") {

@@ -3,7 +3,7 @@
 // share security.protocol, sasl.mechanism, sasl.username/password (librdkafka only),
 // ssl.keystore.location/password (PKCS#12 in both) and ssl.key.password; the rest differs:
 //
-//   Java (Connect worker)                         librdkafka 2.0.2
+//   Java (Connect worker)                         librdkafka
 //   sasl.jaas.config = PlainLoginModule /          sasl.username + sasl.password
 //                      ScramLoginModule ...
 //   ssl.truststore.type=PEM + .location           ssl.ca.location

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what status-store needs to build and test on Debian 12, from Debian's packages only.
 # Idempotent: packages already present are skipped, so the README commands and CI can always call it.
+# Then builds the librdkafka the default build uses (scripts/build-librdkafka.sh: a no-op once cached).
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
   libcaf-dev          # CAF 0.17.6: the actor framework (CMake refuses >= 0.18)
-  librdkafka-dev      # librdkafka 2.0.2: producer, consumer and the in-process mock cluster
+  librdkafka-dev      # Debian's librdkafka 2.0.2: the oldest supported version (-DSTATUS_STORE_LIBRDKAFKA_PREFIX=system)
+  # the default librdkafka (scripts/build-librdkafka.sh): built from Debian 13's source package
+  debian-archive-keyring libssl-dev libsasl2-dev zlib1g-dev libzstd-dev liblz4-dev
   libspdlog-dev       # logging, one named logger per component
   nlohmann-json3-dev  # the JSON of Kafka Connect's status values
   libcli11-dev        # command-line parsing of the status-store executable
@@ -26,12 +29,13 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -q
+  "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-echo "install-deps: installing ${missing[*]}"
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -q
-"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: librdkafka $(bash "$(dirname "$0")/build-librdkafka.sh" version) in $(bash "$(dirname "$0")/build-librdkafka.sh")"

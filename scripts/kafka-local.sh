@@ -35,14 +35,14 @@
 #
 # A one-node cluster also has two authenticated listeners for the security tests, and `run` exports
 # what a client needs for them:
-#   STATUS_STORE_SASL_BOOTSTRAP   SASL_PLAINTEXT listener, mechanisms PLAIN and SCRAM-SHA-256
+#   STATUS_STORE_SASL_BOOTSTRAP   SASL_PLAINTEXT listener, mechanisms PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
 #   STATUS_STORE_SSL_BOOTSTRAP    SSL listener (server authentication only)
 #   STATUS_STORE_SSL_CA           PEM file of the throwaway CA that signed the broker's certificate
 #                                 (made at `up`; the certificate is for IP 127.0.0.1 and localhost)
 #   STATUS_STORE_SASL_USERNAME, STATUS_STORE_SASL_PASSWORD
-#                                 the one user both mechanisms accept (PLAIN from the listener's JAAS
-#                                 config, SCRAM-SHA-256 from the credential added at format time); the
-#                                 password is random per `up`
+#                                 the one user every mechanism accepts (PLAIN from the listener's JAAS
+#                                 config, SCRAM-SHA-256 and -512 from the credentials added at format
+#                                 time); the password is random per `up`
 # Three-node clusters have the PLAINTEXT listener only.
 #
 # Only processes whose PIDs this script recorded are ever signalled, and only after checking that
@@ -74,15 +74,16 @@ log() { echo "kafka-local: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # ---- fetch: jars from Maven Central into the cache ------------------------------------------------
+complete() { [ -f "$KAFKA_HOME/.complete" ] && [ -f "$LIB/kafka-tools-$KAFKA_VERSION.jar" ]; }  # (older caches lack tools)
 fetch() {
-  if [ -f "$KAFKA_HOME/.complete" ]; then return 0; fi
+  if complete; then return 0; fi
   command -v mvn >/dev/null || die "mvn not found (scripts/install-deps.sh installs maven)"
   mkdir -p "$CACHE_ROOT"
   # One fetch at a time per cache (two test runs on one machine); the second finds .complete.
   exec 8>"$CACHE_ROOT/.kafka-$KAFKA_VERSION.lock"
   flock 8
-  if [ -f "$KAFKA_HOME/.complete" ]; then exec 8>&-; return 0; fi
-  local started=$SECONDS work
+  if complete; then exec 8>&-; return 0; fi
+  local started=$SECONDS work jar
   work=$(mktemp -d "$CACHE_ROOT/.fetch-XXXXXX")
   cat > "$work/pom.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -95,6 +96,8 @@ fetch() {
   <dependencies>
     <!-- kafka.Kafka and kafka.tools.StorageTool; the broker's own dependencies have runtime scope -->
     <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$KAFKA_VERSION</version></dependency>
+    <!-- org.apache.kafka.tools.ConfigCommand: adds SCRAM users to a running cluster (the system tests) -->
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>$KAFKA_VERSION</version></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$LOG4J_VERSION</version></dependency>
   </dependencies>
 </project>
@@ -105,7 +108,9 @@ EOF
     rm -rf "$work"
     die "Maven could not resolve org.apache.kafka:kafka_2.13:$KAFKA_VERSION"
   fi
-  [ -f "$work/lib/kafka_2.13-$KAFKA_VERSION.jar" ] || { rm -rf "$work"; die "kafka_2.13-$KAFKA_VERSION.jar missing after fetch"; }
+  for jar in kafka_2.13 kafka-tools; do
+    [ -f "$work/lib/$jar-$KAFKA_VERSION.jar" ] || { rm -rf "$work"; die "$jar-$KAFKA_VERSION.jar missing after fetch"; }
+  done
   if ls "$work"/lib/slf4j-api-2.* >/dev/null 2>&1; then
     log "warning: slf4j-api 2.x resolved; the broker needs log4j-slf4j2-impl instead of log4j-slf4j-impl to log"
   fi
@@ -233,7 +238,7 @@ EOF
 }
 
 # ---- security: the one-node cluster's SASL_PLAINTEXT and SSL listeners -----------------------------
-make_sasl_credentials() {  # one user for PLAIN and SCRAM-SHA-256, a fresh random password per `up`
+make_sasl_credentials() {  # one user for PLAIN and SCRAM-SHA-256/512, a fresh random password per `up`
   local password
   # Letters and digits only: it is written into a JAAS config and into --add-scram's [name=,password=].
   password=$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 24)
@@ -281,11 +286,12 @@ EOF
 listeners=PLAINTEXT://127.0.0.1:$(port "$n"),CONTROLLER://127.0.0.1:$(cport "$n"),SASL_PLAINTEXT://127.0.0.1:$sasl,SSL://127.0.0.1:$ssl
 advertised.listeners=PLAINTEXT://127.0.0.1:$(port "$n"),SASL_PLAINTEXT://127.0.0.1:$sasl,SSL://127.0.0.1:$ssl
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL
-# SASL_PLAINTEXT: PLAIN checks the user_<name> entries of its JAAS config; SCRAM-SHA-256 checks the
-# credential that 'format --add-scram' stored in the cluster metadata.
-listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256
+# SASL_PLAINTEXT: PLAIN checks the user_<name> entries of its JAAS config; SCRAM-SHA-256 and -512
+# check the credentials that 'format --add-scram' stored in the cluster metadata.
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$user="$password";
 listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 # SSL: server authentication only (no client certificates)
 listener.name.ssl.ssl.keystore.type=PKCS12
 listener.name.ssl.ssl.keystore.location=$STATE/tls/broker.p12
@@ -295,9 +301,8 @@ EOF
 }
 
 check_secure_listeners() {  # kcat reads metadata through each secure listener
-  # PLAIN only: kcat is librdkafka 2.0.2 here, whose SCRAM sends the client nonce twice in its final
-  # message (librdkafka#4895, fixed in 2.6.1), which Kafka >= 4.0 refuses since its CVE-2024-56128
-  # fix. The SCRAM credential itself works: a Java client authenticates with it.
+  # PLAIN only: kcat uses Debian 12's librdkafka 2.0.2, whose SCRAM Kafka >= 3.7.2 refuses (see
+  # scripts/build-librdkafka.sh); the system tests log in with SCRAM through status-store itself.
   # The password goes in a file, not on kcat's command line, where ps would show it.
   printf 'security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=%s\nsasl.password=%s\n' \
     "$(sasl_credential username)" "$(sasl_credential password)" > "$STATE/kcat-sasl.conf"
@@ -306,7 +311,7 @@ check_secure_listeners() {  # kcat reads metadata through each secure listener
   rm -f "$STATE/kcat-sasl.conf"
   kcat -X security.protocol=SSL -X ssl.ca.location="$STATE/tls/ca.pem" -b "$(listener_bootstrap ssl)" -L -m 10 > /dev/null 2>&1 \
     || die "the SSL listener did not verify against $STATE/tls/ca.pem; logs in $STATE/node-1/logs"
-  log "SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256) at $(listener_bootstrap sasl) and SSL at $(listener_bootstrap ssl) answer"
+  log "SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) at $(listener_bootstrap sasl) and SSL at $(listener_bootstrap ssl) answer"
 }
 
 format() {  # one cluster id, every node formatted in parallel (a JVM start each: seconds on 2 cores)
@@ -319,7 +324,8 @@ format() {  # one cluster id, every node formatted in parallel (a JVM start each
   echo "$cid" > "$STATE/cluster.id"
   local scram=()
   if [ -s "$STATE/sasl-credentials" ]; then
-    scram=(--add-scram "SCRAM-SHA-256=[name=$(sasl_credential username),password=$(sasl_credential password)]")
+    scram=(--add-scram "SCRAM-SHA-256=[name=$(sasl_credential username),password=$(sasl_credential password)]"
+           --add-scram "SCRAM-SHA-512=[name=$(sasl_credential username),password=$(sasl_credential password)]")
   fi
   for n in $(seq 1 "$N"); do
     "$JAVA" -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile="$STATE/log4j2.properties" \

@@ -1,7 +1,8 @@
 // ThreadSanitizer builds only (linked in by CMakeLists.txt when STATUS_STORE_SANITIZE contains
 // "thread"): C11 <threads.h> on top of POSIX threads, so that TSan sees librdkafka's threads and locks.
 //
-// Why: Debian's librdkafka 2.0.2 creates its threads with glibc's C11 thrd_create and synchronizes with
+// Why: librdkafka (Debian's 2.0.2 and the default 2.8.0 alike: both configure C11THREADS) creates
+// its threads with glibc's C11 thrd_create and synchronizes with
 // mtx_lock / cnd_wait / call_once (nm -D librdkafka.so.1). The TSan runtimes we have (GCC 12's
 // libtsan, clang 14's compiler-rt) intercept pthread_create and pthread_mutex_lock, but not the C11
 // functions, which glibc implements by calling its internal __pthread_* entry points directly. So:

@@ -4,6 +4,8 @@
 
 #include "app/prometheus_text.hpp"
 
+#include <librdkafka/rdkafka.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -29,6 +31,10 @@ bool broker_checks_scram_nonce(const std::string& version) {
   if (minor == 7) return patch >= 2;
   if (minor == 8) return patch >= 1;
   return minor >= 9;
+}
+
+bool librdkafka_logs_in_with_scram_to(const std::string& kafka_version) {
+  return rd_kafka_version() >= 0x020601ff || !broker_checks_scram_nonce(kafka_version);
 }
 
 std::string jaas(const std::string& module, const std::string& username, const std::string& password) {

@@ -1,9 +1,9 @@
 #pragma once
 // The one-node cluster's authenticated listeners (scripts/kafka-local.sh): SASL_PLAINTEXT with PLAIN
-// and SCRAM-SHA-256, and SSL, seen through the variables `kafka-local.sh run 1` exports, plus the
+// and SCRAM-SHA-256/512, and SSL, seen through the variables `kafka-local.sh run 1` exports, plus the
 // checks the security tests share: a round trip with the right credentials, a start-up refused for
-// the wrong ones, and a status producer that cannot authenticate. Used by security_test.cpp (label
-// system, Kafka 4.4.0) and scram_round_trip_test.cpp (label system-scram, Kafka 3.8.0).
+// the wrong ones, and a status producer that cannot authenticate. Used by security_test.cpp and
+// scram_round_trip_test.cpp (label system, Kafka 4.4.0).
 #include "kafka_cluster.hpp"
 
 #include <string>
@@ -17,6 +17,9 @@ std::string broker_version();
 /// server then compares the nonce of the client's final message exactly, which librdkafka 2.0.2's
 /// SCRAM client fails (it repeats the client nonce: confluentinc/librdkafka#4895). "3.8.0" -> false.
 bool broker_checks_scram_nonce(const std::string& version);
+
+/// Whether the librdkafka loaded (>= 2.6.1 has the fix) can log in with SCRAM to that Kafka release.
+bool librdkafka_logs_in_with_scram_to(const std::string& kafka_version);
 
 /// A JAAS entry as a Connect worker writes it: `module` is "plain.PlainLoginModule" or
 /// "scram.ScramLoginModule".

@@ -33,7 +33,7 @@ TEST_P(DeliveryErrorRowTest, NameMatchesLibrdkafkaWhereItKnowsTheCode) {
   const delivery_error_row& row = GetParam();
   const std::string_view librdkafka_name = rd_kafka_err2name(err(row.code));
   if (librdkafka_name.starts_with("ERR_")) {
-    // Not in librdkafka 2.0.2's table (Kafka codes newer than the client): Kafka's name is used.
+    // Not in this librdkafka's table (codes newer than the client): the row carries Kafka's name.
     EXPECT_FALSE(row.name.empty());
   } else {
     EXPECT_EQ(row.name, librdkafka_name);
