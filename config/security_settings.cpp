@@ -177,7 +177,7 @@ class layer_translator {
     const std::string type = store_type("ssl.truststore.type");
     if (location && type != "PEM") {
       fail("ssl.truststore.location", *location,
-           "librdkafka 2.0.2 cannot read a " + type + " truststore; export its CA certificate(s) as PEM (" +
+           "librdkafka cannot read a " + type + " truststore; export its CA certificate(s) as PEM (" +
                (type == "JKS" ? std::string{"keytool -exportcert -rfc -keystore FILE -alias CA -file ca.pem"}
                               : std::string{"openssl pkcs12 -in FILE -nokeys -out ca.pem"}) +
                ") and set ssl.truststore.type=PEM with ssl.truststore.location=ca.pem, or ssl.ca.location=ca.pem");

@@ -115,7 +115,7 @@ TEST(SecuritySettings, JksAndPkcs12TruststoresAreRefusedSayingWhatToUse) {
     EXPECT_EQ(error->property(), "ssl.truststore.location");
     EXPECT_EQ(error->value(), "/etc/kafka/truststore.jks");
     const std::string what = error->what();
-    EXPECT_NE(what.find("librdkafka 2.0.2 cannot read a " + (type.empty() ? std::string{"JKS"} : type) + " truststore"),
+    EXPECT_NE(what.find("librdkafka cannot read a " + (type.empty() ? std::string{"JKS"} : type) + " truststore"),
               std::string::npos)
         << what;
     EXPECT_NE(what.find(conversion), std::string::npos) << what;
