@@ -5,6 +5,7 @@
 // Two Java tests live elsewhere: misconfigurationOfStatusBackingStore and testClientIds are in
 // tests/unit/conformance_config_test.cpp (they are about configuration).
 #define CAF_SUITE conformance
+#include "connect_statuses.hpp"
 #include "store_fixture.hpp"
 
 #include "messages/status_record_codec.hpp"
@@ -12,20 +13,6 @@
 using namespace status_store;
 using namespace status_store::testing;
 using namespace std::chrono_literals;
-
-namespace {
-
-const std::string worker = "localhost:8083";
-const std::string other_worker = "localhost:8084";
-
-connector_status conn(status_state state, std::string w, int32_t generation) {
-  return connector_status{"conn", status_value{state, std::nullopt, std::move(w), generation}};
-}
-task_status task0(status_state state, std::string w, int32_t generation) {
-  return task_status{"conn", 0, status_value{state, std::nullopt, std::move(w), generation}};
-}
-
-}  // namespace
 
 CAF_TEST_FIXTURE_SCOPE(conformance_tests, store_fixture)
 

@@ -3,6 +3,7 @@
 // after writing it), or was written twice by librdkafka. Another writer's record still does.
 // The read-backs here carry the writer header exactly as the status reader marks them (`own`).
 #define CAF_SUITE own_writes
+#include "connect_statuses.hpp"
 #include "store_fixture.hpp"
 
 #include "messages/status_record_codec.hpp"
@@ -10,17 +11,6 @@
 using namespace status_store;
 using namespace status_store::testing;
 using namespace std::chrono_literals;
-
-namespace {
-
-const std::string worker = "localhost:8083";
-const std::string other_worker = "localhost:8084";
-
-task_status task0(status_state state, std::string w, int32_t generation) {
-  return task_status{"conn", 0, status_value{state, std::nullopt, std::move(w), generation}};
-}
-
-}  // namespace
 
 CAF_TEST_FIXTURE_SCOPE(own_writes_tests, store_fixture)
 

@@ -6,6 +6,7 @@
 #include "app/status_store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
+#include "mock_store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,26 +31,9 @@ constexpr bool sanitized = true;  // 10-20x slower, and shadow memory makes RSS 
 constexpr bool sanitized = false;
 #endif
 
-worker_config storm_config(const std::string& topic) {
-  properties props{
-      {"bootstrap.servers", "mock"},
-      {"group.id", "it-ingest"},
-      {"status.storage.topic", topic},
-      {"status.storage.partitions", "5"},
-      {"status.storage.replication.factor", "3"},
-      {"status.storage.retry.max.retries", "30"},
-      {"status.storage.retry.initial.backoff.ms", "50"},
-      {"status.storage.retry.max.backoff.ms", "500"},
-      {"producer.message.timeout.ms", "1000"},
-  };
-  return parse_worker_config(props);
-}
+worker_config storm_config(const std::string& topic) { return integration::mock_config(topic, {{"group.id", "it-ingest"}}); }
 
-kafka_settings reader_settings(const store& s) {
-  kafka_settings settings = consumer_settings(s.config());
-  settings.emplace_back("bootstrap.servers", s.bootstrap_servers());
-  return settings;
-}
+using integration::reader_settings;
 
 task_status task(int key, int version) {
   return task_status{"conn-" + std::to_string(key / 8), key % 8,

@@ -8,6 +8,7 @@
 #include "app/status_store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
+#include "mock_store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,29 +20,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
+/// One partition, and a long fixed backoff: each timed-out send leaves the key waiting for its retry
+/// for a while, the window in which a late read-back of the kept copy used to abandon it.
 worker_config own_writes_config(const std::string& topic) {
-  properties props{
-      {"bootstrap.servers", "mock"},
-      {"group.id", "it-own-writes"},
-      {"status.storage.topic", topic},
-      {"status.storage.partitions", "1"},
-      {"status.storage.replication.factor", "1"},
-      {"status.storage.retry.max.retries", "30"},
-      // A long fixed backoff: each timed-out send leaves the key waiting for its retry for a while,
-      // the window in which a late read-back of the kept copy used to abandon it.
-      {"status.storage.retry.initial.backoff.ms", "1500"},
-      {"status.storage.retry.max.backoff.ms", "1500"},
-      {"status.storage.retry.jitter.factor", "0"},
-      {"producer.message.timeout.ms", "1000"},
-  };
-  return parse_worker_config(props);
+  return integration::mock_config(topic, {{"status.storage.partitions", "1"},
+                                          {"status.storage.replication.factor", "1"},
+                                          {"status.storage.retry.initial.backoff.ms", "1500"},
+                                          {"status.storage.retry.max.backoff.ms", "1500"},
+                                          {"status.storage.retry.jitter.factor", "0"}});
 }
 
-kafka_settings reader_settings(const store& s) {
-  kafka_settings settings = consumer_settings(s.config());
-  settings.emplace_back("bootstrap.servers", s.bootstrap_servers());
-  return settings;
-}
+using integration::reader_settings;
 
 std::vector<consumed_record> read_all(const store& s, const std::string& topic, const std::string& writer_id) {
   kafka_log_consumer consumer{reader_settings(s), topic, 30s, writer_id};

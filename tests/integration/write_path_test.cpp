@@ -3,6 +3,7 @@
 // consumer. Wall-clock waits are fine here: these tests use real time, unlike the actor tests.
 #include "actors/kafka_topic_reader.hpp"
 #include "app/status_store.hpp"
+#include "mock_store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/java_partitioner.hpp"
 #include "messages/status_record_codec.hpp"
@@ -15,30 +16,10 @@
 
 using namespace status_store;
 using namespace std::chrono_literals;
+using status_store::integration::mock_config;
+using status_store::integration::reader_settings;
 
 namespace {
-
-worker_config mock_config(const std::string& topic) {
-  properties props{
-      {"bootstrap.servers", "mock"},
-      {"group.id", "it-cluster"},
-      {"status.storage.topic", topic},
-      {"status.storage.partitions", "5"},
-      {"status.storage.replication.factor", "3"},
-      // Fast but real backoff, and enough retries to outlast the outage below.
-      {"status.storage.retry.max.retries", "30"},
-      {"status.storage.retry.initial.backoff.ms", "50"},
-      {"status.storage.retry.max.backoff.ms", "500"},
-      {"producer.message.timeout.ms", "1000"},
-  };
-  return parse_worker_config(props);
-}
-
-kafka_settings reader_settings(const store& s) {
-  kafka_settings settings = consumer_settings(s.config());
-  settings.emplace_back("bootstrap.servers", s.bootstrap_servers());
-  return settings;
-}
 
 void expect_conservation(const store_counters& c) {
   EXPECT_EQ(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);

@@ -20,15 +20,7 @@ struct LeaderFailover : three_node_test {};
 
 TEST_F(LeaderFailover, KillingTheLeaderOfAStatusPartitionUnderLoadLosesNoLatestStatus) {
   const auto topic = unique_topic("failover");
-  // One attempt (5 s) nearly covers the broker's session timeout (6 s, set by kafka-local.sh) after
-  // which the controller moves leadership; 15 retries leave a wide margin.
-  const auto config = this->config(topic, {{"status.storage.partitions", "3"},
-                                           {"status.storage.replication.factor", "3"},
-                                           {"status.storage.min.insync.replicas", "2"},
-                                           {"producer.message.timeout.ms", "5000"},
-                                           {"status.storage.retry.max.retries", "15"},
-                                           {"status.storage.retry.initial.backoff.ms", "200"},
-                                           {"status.storage.retry.max.backoff.ms", "2000"}});
+  const auto config = this->config(topic, failover_settings());
   workload load{"failover", 300};
   auto store_ptr = open_store(config, store_options{.jitter_seed = 5});
   store& s = *store_ptr;
@@ -88,16 +80,5 @@ TEST_F(LeaderFailover, KillingTheLeaderOfAStatusPartitionUnderLoadLosesNoLatestS
   EXPECT_EQ(s.stop().failed, 0u);
 
   // The restarted node caught up: every partition is fully replicated again.
-  EXPECT_TRUE(eventually(
-      [&] {
-        try {
-          for (const auto& p : describe_partitions(bootstrap(), topic))
-            if (p.isrs.size() != 3) return false;
-          return true;
-        } catch (const std::exception&) {
-          return false;
-        }
-      },
-      60s))
-      << "the restarted node did not rejoin the ISR";
+  EXPECT_TRUE(fully_replicated(bootstrap(), topic, 60s)) << "the restarted node did not rejoin the ISR";
 }

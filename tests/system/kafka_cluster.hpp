@@ -42,6 +42,20 @@ class cluster_test : public ::testing::Test {
   std::string script_;
 };
 
+/// The settings of a store that rides out a partition leader's failover on the three-node cluster:
+/// 3 partitions, RF 3, min.insync.replicas=2; one attempt (5 s) nearly covers the broker's session
+/// timeout (6 s, set by kafka-local.sh) after which the controller moves leadership, and 15 retries
+/// backing off 200..2000 ms leave a wide margin.
+inline properties failover_settings() {
+  return {{"status.storage.partitions", "3"},
+          {"status.storage.replication.factor", "3"},
+          {"status.storage.min.insync.replicas", "2"},
+          {"producer.message.timeout.ms", "5000"},
+          {"status.storage.retry.max.retries", "15"},
+          {"status.storage.retry.initial.backoff.ms", "200"},
+          {"status.storage.retry.max.backoff.ms", "2000"}};
+}
+
 struct single_node_test : cluster_test {
   single_node_test() : cluster_test(1) {}
 };
@@ -81,6 +95,22 @@ bool eventually(Condition condition, std::chrono::milliseconds timeout) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds{50});
   }
+}
+
+/// Every partition of `topic` has all its replicas in sync again within `timeout` (a restarted or
+/// resumed node rejoined).
+inline bool fully_replicated(const std::string& bootstrap, const std::string& topic, std::chrono::milliseconds timeout) {
+  return eventually(
+      [&] {
+        try {
+          for (const auto& p : describe_partitions(bootstrap, topic))
+            if (p.isrs.size() != p.replicas.size()) return false;
+          return true;
+        } catch (const std::exception&) {
+          return false;
+        }
+      },
+      timeout);
 }
 
 }  // namespace status_store::system_test

@@ -25,15 +25,7 @@ struct LostAcknowledgements : three_node_test {
     three_node_test::SetUp();
     if (HasFatalFailure()) return;
     topic = unique_topic("lost-ack");
-    // One attempt (5 s) nearly covers the broker's session timeout (6 s, set by kafka-local.sh), after
-    // which the controller moves leadership; 15 retries leave a wide margin.
-    cfg = config(topic, {{"status.storage.partitions", "3"},
-                         {"status.storage.replication.factor", "3"},
-                         {"status.storage.min.insync.replicas", "2"},
-                         {"producer.message.timeout.ms", "5000"},
-                         {"status.storage.retry.max.retries", "15"},
-                         {"status.storage.retry.initial.backoff.ms", "200"},
-                         {"status.storage.retry.max.backoff.ms", "2000"}});
+    cfg = config(topic, failover_settings());
   }
   workload load{"lost-ack", 500};
   std::atomic<bool> writing{true};
@@ -77,19 +69,7 @@ struct LostAcknowledgements : three_node_test {
     return leader;
   }
 
-  bool fully_replicated() {
-    return eventually(
-        [&] {
-          try {
-            for (const auto& p : describe_partitions(bootstrap(), topic))
-              if (p.isrs.size() != 3) return false;
-            return true;
-          } catch (const std::exception&) {
-            return false;
-          }
-        },
-        90s);
-  }
+  bool fully_replicated() { return system_test::fully_replicated(bootstrap(), topic, 90s); }
 
   /// What must hold after the faults: no stale drop, no failure, every key's latest status written.
   void expect_every_latest_status_and_no_stale_drop(store& s, const char* what) {
