@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   CLI::App app{"status-store: persists Kafka Connect connector, task and topic statuses to a compacted Kafka topic,\n"
                "with bounded, jittered retries (status.storage.retry.*) and success/retry/failure metrics."};
   app.require_subcommand(1);
-  // The librdkafka actually loaded (SCRAM to Kafka >= 3.7.2 needs >= 2.6.1; see the README).
+  // Global options (--log-level) are accepted after the verb too, where people put them.
+  app.fallthrough();
+  // The librdkafka actually loaded (SCRAM to Kafka >= 3.7.2 needs >= 2.6.1; see docs/librdkafka.md).
   app.set_version_flag("--version", std::string("status-store ") + STATUS_STORE_VERSION + "\nlibrdkafka " +
                                         rd_kafka_version_str());
   std::string log_level;

@@ -12,10 +12,16 @@ using json = nlohmann::ordered_json;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// Connect 4.4's ConnectorStateInfo.AbstractState, in the order its REST API prints it: "version" always
+// (null when unknown; left out only when it is "undefined", PluginInfo.NoVersionFilter), "trace" last
+// and only when non-empty (@JsonInclude(NON_EMPTY)). Checked with javap in connect-runtime 4.4.0.
 json state_info(const status_value& v) {
   json j{{"state", to_string(v.state)}, {"worker_id", v.worker_id}};
-  if (v.trace) j["trace"] = *v.trace;  // Connect omits trace when there is none
-  if (v.version && !v.version->empty()) j["version"] = *v.version;  // Connect 4.1+: @JsonInclude(NON_EMPTY)
+  if (!v.version)
+    j["version"] = nullptr;
+  else if (*v.version != "undefined")
+    j["version"] = *v.version;
+  if (v.trace && !v.trace->empty()) j["trace"] = *v.trace;
   return j;
 }
 

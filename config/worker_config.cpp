@@ -96,7 +96,10 @@ constexpr std::array<std::string_view, 9> ignored_connect_prefixes{
     "config.storage.", "rest.", "listeners.", "internal.",
 };
 
-constexpr std::string_view missing_topic_message = "Must specify topic for connector status.";
+// Connect's sentence, then the property to set: the sentence alone does not name it.
+constexpr std::string_view missing_topic_message =
+    "Must specify topic for connector status. Set status.storage.topic to the name of the status topic (the "
+    "one every worker sharing these statuses uses, e.g. connect-status).";
 
 /// Java's String.trim(), which Kafka's ConfigDef applies to every value: it strips every character
 /// up to and including the space, control characters too.

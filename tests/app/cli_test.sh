@@ -37,6 +37,9 @@ expect_invalid status.storage.retry.max.backoff.ms "status.storage.retry.max.bac
 expect_invalid status.storage.partitions "status.storage.partitions=0"
 printf 'bootstrap.servers=mock\nstatus.storage.topic=   \n' > "$tmp/blank.properties"
 check "blank topic gives Connect's message" 2 "Must specify topic for connector status" -- "$bin" check-config "$tmp/blank.properties"
+check "blank topic names the property to set" 2 "Set status.storage.topic to" -- "$bin" check-config "$tmp/blank.properties"
+check "global options are accepted after the verb" 0 "status.storage.retry.max.retries=5" -- "$bin" check-config "$src/config/worker.properties" --log-level error
+check "an unknown option after the verb is still a usage error" 2 "" -- "$bin" check-config "$src/config/worker.properties" --no-such-option
 check "missing file is an error" 2 "cannot read" -- "$bin" check-config "$tmp/does-not-exist.properties"
 
 printf '%s\n' "status.storage.topic=t" "sasl.mechanism=PLAIN" "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";" \

@@ -1,4 +1,4 @@
-// The README's error table is a copy of actors/delivery_error_table.cpp; this test keeps the two
+// The error table in docs/retries.md is a copy of actors/delivery_error_table.cpp; this test keeps the two
 // identical, so operators never read a classification the code does not apply.
 #include "actors/delivery_error_table.hpp"
 
@@ -29,12 +29,12 @@ std::vector<std::string> split_row(const std::string& line) {
 
 }  // namespace
 
-TEST(Readme, ErrorTableMatchesTheCode) {
-  std::ifstream readme{std::string{STATUS_STORE_SOURCE_DIR} + "/README.md"};
-  ASSERT_TRUE(readme) << "README.md not found";
+TEST(DocsRetries, ErrorTableMatchesTheCode) {
+  std::ifstream doc{std::string{STATUS_STORE_SOURCE_DIR} + "/docs/retries.md"};
+  ASSERT_TRUE(doc) << "docs/retries.md not found";
   std::vector<std::vector<std::string>> rows;
   bool inside = false;
-  for (std::string line; std::getline(readme, line);) {
+  for (std::string line; std::getline(doc, line);) {
     if (line.find("<!-- error-table:begin -->") != std::string::npos) inside = true;
     else if (line.find("<!-- error-table:end -->") != std::string::npos) inside = false;
     else if (inside && line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
@@ -42,7 +42,7 @@ TEST(Readme, ErrorTableMatchesTheCode) {
       rows.push_back(split_row(line));
   }
   const auto table = delivery_error_table();
-  ASSERT_EQ(rows.size(), table.size()) << "README rows vs code rows";
+  ASSERT_EQ(rows.size(), table.size()) << "docs/retries.md rows vs code rows";
   for (size_t i = 0; i < table.size(); ++i) {
     ASSERT_EQ(rows[i].size(), 4u) << "row " << i;
     EXPECT_EQ(rows[i][0], std::to_string(table[i].code)) << "row " << i;

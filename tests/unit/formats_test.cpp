@@ -22,8 +22,19 @@ connector_view sample_view() {
 
 TEST(StatusJson, ConnectorStatusHasConnectsRestShape) {
   EXPECT_EQ(connector_status_json(sample_view()),
-            R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083"},)"
-            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","trace":"boom\n\tat x","version":"1.4.0"}]})");
+            R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
+            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}]})");
+}
+
+TEST(StatusJson, VersionIsLeftOutOnlyWhenUndefinedAndAnEmptyTraceIsLeftOut) {
+  connector_view v;
+  v.name = v.connector.connector = "c";
+  v.found = true;
+  v.connector.value = status_value{status_state::failed, "", "w", 1, "undefined"};
+  EXPECT_EQ(connector_status_json(v), R"({"name":"c","connector":{"state":"FAILED","worker_id":"w"},"tasks":[]})");
+  v.connector.value.version = "";
+  EXPECT_EQ(connector_status_json(v),
+            R"({"name":"c","connector":{"state":"FAILED","worker_id":"w","version":""},"tasks":[]})");
 }
 
 TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {

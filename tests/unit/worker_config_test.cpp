@@ -148,19 +148,23 @@ TEST(WorkerConfigCluster, BlankGroupIdIsRejected) {
 
 // ---- status.storage.topic ------------------------------------------------------------------------------
 
-TEST(WorkerConfigTopic, MissingTopicUsesConnectsExactMessage) {
+const std::string missing_topic =
+    "Must specify topic for connector status. Set status.storage.topic to the name of the status topic (the one "
+    "every worker sharing these statuses uses, e.g. connect-status).";
+
+TEST(WorkerConfigTopic, MissingTopicUsesConnectsSentenceAndNamesTheProperty) {
   const auto error = error_for({});
   ASSERT_TRUE(error);
-  EXPECT_STREQ(error->what(), "Must specify topic for connector status.");
+  EXPECT_EQ(error->what(), missing_topic);
   EXPECT_EQ(error->property(), "status.storage.topic");
-  EXPECT_EQ(error->rule(), "Must specify topic for connector status.");
+  EXPECT_EQ(error->rule(), missing_topic);
 }
 
-TEST(WorkerConfigTopic, BlankTopicUsesConnectsExactMessage) {
+TEST(WorkerConfigTopic, BlankTopicUsesConnectsSentenceAndNamesTheProperty) {
   for (const std::string blank : {"", " ", "\t  \f"}) {
     const auto error = error_for({{topic_key, blank}});
     ASSERT_TRUE(error);
-    EXPECT_STREQ(error->what(), "Must specify topic for connector status.");
+    EXPECT_EQ(error->what(), missing_topic);
     EXPECT_EQ(error->property(), "status.storage.topic");
   }
 }
