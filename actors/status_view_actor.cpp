@@ -162,6 +162,22 @@ void log_progress(self_ptr self, bool force) {
                seconds > 0 ? static_cast<double>(st.counters.records_read) / seconds : 0.0);
 }
 
+/// What the view knows of one connector: its status, its tasks (by id) and its topics.
+connector_view view_of(self_ptr self, const std::string& connector) {
+  auto& s = self->state;
+  connector_view v;
+  v.name = connector;
+  if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
+    v.found = true;
+    v.connector = connector_status{connector, expand(self, it->second)};
+  }
+  if (auto it = s.tasks.find(connector); it != s.tasks.end())
+    for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(self, value)});
+  if (auto it = s.topics.find(connector); it != s.topics.end())
+    for (const auto& [name, status] : it->second) v.topics.push_back(status);
+  return v;
+}
+
 status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coalescer, metrics_actor metrics,
                                              std::shared_ptr<kafka_status_reader> reader) {
   auto& st = self->state;
@@ -214,19 +230,14 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         self->state.waiting_for_replay.push_back(rp);
         return rp;
       },
-      [=](get_atom, const std::string& connector) {
-        auto& s = self->state;
-        connector_view v;
-        v.name = connector;
-        if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
-          v.found = true;
-          v.connector = connector_status{connector, expand(self, it->second)};
-        }
-        if (auto it = s.tasks.find(connector); it != s.tasks.end())
-          for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(self, value)});
-        if (auto it = s.topics.find(connector); it != s.topics.end())
-          for (const auto& [name, status] : it->second) v.topics.push_back(status);
-        return v;
+      [=](get_atom, const std::string& connector) { return view_of(self, connector); },
+      [=](get_atom, all_atom) {
+        // One pass for clients that list every connector with its status (Connect's ?expand=status).
+        std::vector<connector_view> views;
+        views.reserve(self->state.connectors.size());
+        for (const auto& [name, value] : self->state.connectors) views.push_back(view_of(self, name));
+        std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        return views;
       },
       [=](list_atom) {
         std::vector<std::string> names;

@@ -1,5 +1,6 @@
 #include "app/http_routes.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace status_store {
@@ -14,7 +15,10 @@ int hex_value(char c) {
 }
 
 http_route error(int status, std::string message) {
-  return http_route{http_endpoint::error, {}, status, std::move(message)};
+  http_route route;
+  route.status = status;
+  route.message = std::move(message);
+  return route;
 }
 
 // Connect's (Jersey's) bodies for an unknown path and a wrong method.
@@ -87,12 +91,22 @@ bool percent_decode(std::string_view text, bool plus_is_space, std::string& out)
 http_route route_http_request(std::string_view method, std::string_view target) {
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
+  bool expand_status = false;
   if (question != std::string_view::npos) {
-    // No endpoint takes parameters, but a query with broken bytes is refused like a broken path.
-    std::string decoded;
-    if (!percent_decode(target.substr(question + 1), true, decoded))
-      return error(400, "Malformed percent-encoding in the request query");
-    if (!is_valid_utf8(decoded)) return error(400, "The request query is not valid UTF-8");
+    // Each name=value pair is decoded on its own; a query with broken bytes is refused like a broken
+    // path. Only /connectors reads one: expand=status (repeatable, as JAX-RS reads a list).
+    for (std::string_view query = target.substr(question + 1); !query.empty();) {
+      const size_t amp = query.find('&');
+      const std::string_view pair = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+      const size_t eq = pair.find('=');
+      std::string name, value;
+      if (!percent_decode(pair.substr(0, eq), true, name) ||
+          (eq != std::string_view::npos && !percent_decode(pair.substr(eq + 1), true, value)))
+        return error(400, "Malformed percent-encoding in the request query");
+      if (!is_valid_utf8(name) || !is_valid_utf8(value)) return error(400, "The request query is not valid UTF-8");
+      if (name == "expand" && value == "status") expand_status = true;
+    }
   }
   if (path.empty() || path.front() != '/') return error(400, "The request path must start with '/'");
 
@@ -113,6 +127,18 @@ http_route route_http_request(std::string_view method, std::string_view target) 
   const size_t n = segments.size();
   if (n == 1 && segments[0] == "connectors") {
     route.endpoint = http_endpoint::connectors;
+    route.expand_status = expand_status;
+  } else if (n == 5 && segments[0] == "connectors" && !segments[1].empty() && segments[2] == "tasks" &&
+             segments[4] == "status") {
+    // JAX-RS reads {task} as an Integer: anything else matches no route.
+    const auto& id = segments[3];
+    int64_t task = 0;
+    if (id.empty() || id.size() > 10 || id.find_first_not_of("0123456789") != std::string::npos) return not_found();
+    for (char c : id) task = task * 10 + (c - '0');
+    if (task > INT32_MAX) return not_found();
+    route.endpoint = http_endpoint::task_status;
+    route.connector = std::move(segments[1]);
+    route.task = static_cast<int32_t>(task);
   } else if (n == 3 && segments[0] == "connectors" && !segments[1].empty() &&
              (segments[2] == "status" || segments[2] == "topics")) {
     route.endpoint = segments[2] == "status" ? http_endpoint::connector_status : http_endpoint::connector_topics;

@@ -3,22 +3,25 @@
 // library so it can be unit-tested and fuzzed. Each path segment is percent-decoded on its own (so
 // "%2F" stays inside a connector name, as in Connect's JAX-RS routes) and must be valid UTF-8, as
 // must the query: anything else is a 400 with a fixed message, never an echo of the bad bytes.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace status_store {
 
-enum class http_endpoint { connectors, connector_status, connector_topics, metrics, healthz, error };
+enum class http_endpoint { connectors, connector_status, task_status, connector_topics, metrics, healthz, error };
 
 struct http_route {
   http_endpoint endpoint = http_endpoint::error;
-  std::string connector;  // decoded, valid UTF-8; for connector_status and connector_topics
-  int status = 200;       // for error: 400, 404 or 405
-  std::string message;    // for error: valid UTF-8, in Connect's wording where Connect has one
+  std::string connector;       // decoded, valid UTF-8; for connector_status, task_status, connector_topics
+  int32_t task = -1;           // for task_status
+  bool expand_status = false;  // connectors: ?expand=status (Connect's map of every connector's status)
+  int status = 200;            // for error: 400, 404 or 405
+  std::string message;         // for error: valid UTF-8, in Connect's wording where Connect has one
 };
 
-/// Routes GET (and HEAD) requests for /connectors, /connectors/{name}/status,
-/// /connectors/{name}/topics, /metrics and /healthz. `target` is the request-target as sent
+/// Routes GET (and HEAD) requests for /connectors (also ?expand=status), /connectors/{name}/status,
+/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics and /healthz. `target` is the request-target as sent
 /// (path and optional query, still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);
 

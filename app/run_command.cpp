@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <pthread.h>
@@ -53,8 +54,20 @@ void routes(http_service& http, store& s) {
         reply_json(res, route.status, http_error_json(route.status, route.message));
         break;
       case http_endpoint::connectors:
-        reply_json(res, 200, connectors_json(s.connectors()));
+        reply_json(res, 200, route.expand_status ? connectors_with_status_json(s.describe_all())
+                                                 : connectors_json(s.connectors()));
         break;
+      case http_endpoint::task_status: {
+        const auto view = s.describe(route.connector);
+        const auto task = std::find_if(view.tasks.begin(), view.tasks.end(),
+                                       [&](const task_status& t) { return t.task == route.task; });
+        if (task == view.tasks.end())  // Connect's words for a task without a status
+          reply_json(res, 404,
+                     http_error_json(404, "No status found for task " + route.connector + "-" + std::to_string(route.task)));
+        else
+          reply_json(res, 200, task_status_json(*task));
+        break;
+      }
       case http_endpoint::connector_status: {
         const auto view = s.describe(route.connector);
         if (!view.found)  // as Connect: the connector's own status is required

@@ -37,20 +37,31 @@ void add_status(json& j, const status_value& v) {
   j["version"] = v.version ? json(*v.version) : json(nullptr);
 }
 
+json task_info(const task_status& t) {
+  json task{{"id", t.task}};
+  task.update(state_info(t.value));
+  return task;
+}
+
+json connector_info(const connector_view& view) {
+  json tasks = json::array();
+  for (const auto& t : view.tasks) tasks.push_back(task_info(t));
+  return json{{"name", view.name}, {"connector", state_info(view.connector.value)}, {"tasks", std::move(tasks)}};
+}
+
 }  // namespace
 
 std::string connectors_json(const std::vector<std::string>& names) { return dump(json(names)); }
 
-std::string connector_status_json(const connector_view& view) {
-  json tasks = json::array();
-  for (const auto& t : view.tasks) {
-    json task{{"id", t.task}};
-    task.update(state_info(t.value));
-    tasks.push_back(std::move(task));
-  }
-  return dump(json{{"name", view.name},
-                   {"connector", state_info(view.connector.value)},
-                   {"tasks", std::move(tasks)}});
+std::string connector_status_json(const connector_view& view) { return dump(connector_info(view)); }
+
+std::string task_status_json(const task_status& task) { return dump(task_info(task)); }
+
+std::string connectors_with_status_json(const std::vector<connector_view>& views) {
+  json all = json::object();
+  for (const auto& v : views)
+    if (v.found) all[v.name] = json{{"status", connector_info(v)}};
+  return dump(all);
 }
 
 std::string connector_topics_json(const connector_view& view) {

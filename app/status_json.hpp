@@ -16,6 +16,12 @@ std::string connectors_json(const std::vector<std::string>& names);
 /// — GET /connectors/{name}/status (Connect's ConnectorStateInfo; "type" is unknown to a status store
 /// and left out).
 std::string connector_status_json(const connector_view& view);
+/// {"id":0,"state":..,"worker_id":..,"version":..[,"trace":..]} — GET /connectors/{name}/tasks/{id}/status.
+std::string task_status_json(const task_status& task);
+/// {"<name>":{"status":{...as connector_status_json...}},...} — GET /connectors?expand=status, for the
+/// connectors with a status (Connect also lists configured connectors without one; "type" is left
+/// out, as in connector_status_json).
+std::string connectors_with_status_json(const std::vector<connector_view>& views);
 /// {"<name>":{"topics":["t1","t2"]}} — GET /connectors/{name}/topics.
 std::string connector_topics_json(const connector_view& view);
 /// One line per status of the connector: connector, then tasks, then topics.

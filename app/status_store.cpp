@@ -284,6 +284,19 @@ std::vector<topic_status> store::get_all_topics(const std::string& connector) {
   return describe(connector).topics;
 }
 
+std::vector<connector_view> store::describe_all() {
+  std::optional<std::vector<connector_view>> result;
+  std::string failure = "the store is stopped";
+  if (view_) {
+    caf::scoped_actor self{*system_};
+    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, all_atom::value)
+        .receive([&](std::vector<connector_view>& views) { result = std::move(views); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  if (!result) throw std::runtime_error("status query for every connector failed: " + failure);
+  return std::move(*result);
+}
+
 std::vector<std::string> store::connectors() {
   std::optional<std::vector<std::string>> result;
   std::string failure = "the store is stopped";

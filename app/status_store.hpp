@@ -89,6 +89,8 @@ class store {
   std::vector<std::string> connectors();
   /// All of the above for one connector, in one request.
   connector_view describe(const std::string& connector);
+  /// describe() for every connector with a status, sorted by name, in one request.
+  std::vector<connector_view> describe_all();
 
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }

@@ -34,6 +34,7 @@
 // | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
 // | facade / worker | status view     | get, string → connector_view              | a connector's status, tasks and topics    |
 // | facade / worker | status view     | list → vector<string>                     | the connectors with a known status        |
+// | facade / worker | status view     | get, all → vector<connector_view>         | every such connector's view, in one pass  |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
 #include "caf/atom.hpp"
@@ -73,6 +74,7 @@ using records_atom = caf::atom_constant<caf::atom("records")>;
 using caught_up_atom = caf::atom_constant<caf::atom("caught_up")>;
 using await_atom = caf::atom_constant<caf::atom("await")>;
 using list_atom = caf::atom_constant<caf::atom("list")>;
+using all_atom = caf::atom_constant<caf::atom("all")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -94,6 +96,7 @@ inline constexpr records_atom records_atom_v{};
 inline constexpr caught_up_atom caught_up_atom_v{};
 inline constexpr await_atom await_atom_v{};
 inline constexpr list_atom list_atom_v{};
+inline constexpr all_atom all_atom_v{};
 
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
@@ -230,6 +233,7 @@ using status_view_actor = caf::typed_actor<
     caf::reacts_to<caught_up_atom>,                            // the replay reached the end
     caf::replies_to<await_atom>::with<ok_atom>,                // once the replay is complete
     caf::replies_to<get_atom, std::string>::with<connector_view>,  // one connector
-    caf::replies_to<list_atom>::with<std::vector<std::string>>>;   // connectors()
+    caf::replies_to<list_atom>::with<std::vector<std::string>>,    // connectors()
+    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;  // every connector with a status
 
 }  // namespace status_store

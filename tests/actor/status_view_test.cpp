@@ -49,6 +49,26 @@ CAF_TEST(a connector tombstone removes its tasks but not its topics) {
   CAF_CHECK_EQUAL(v.topics.size(), 1u);  // Connect keeps topics: they have their own tombstones
 }
 
+CAF_TEST(every connector with a status is described in one answer sorted by name) {
+  start();
+  for (const std::string name : {"zeta", "alpha", "mid"})
+    read_back(encode_connector_record(connector_status{name, {status_state::running, std::nullopt, "w1", 1}}));
+  read_back(encode_task_record(task_status{"alpha", 3, {status_state::failed, "boom", "w1", 1}}));
+  read_back(encode_task_record(task_status{"orphan", 0, {status_state::running, std::nullopt, "w1", 1}}));
+  std::optional<std::vector<connector_view>> all;
+  auto rh = self->request(view, caf::infinite, get_atom::value, all_atom::value);
+  settle();
+  rh.receive([&](std::vector<connector_view>& v) { all = std::move(v); }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+  CAF_REQUIRE(all.has_value());
+  CAF_REQUIRE_EQUAL(all->size(), 3u);  // "orphan" has no connector status: not listed, as in connectors()
+  CAF_CHECK_EQUAL((*all)[0].name, "alpha");
+  CAF_CHECK_EQUAL((*all)[1].name, "mid");
+  CAF_CHECK_EQUAL((*all)[2].name, "zeta");
+  CAF_REQUIRE_EQUAL((*all)[0].tasks.size(), 1u);
+  CAF_CHECK_EQUAL((*all)[0].tasks[0].task, 3);
+  CAF_CHECK((*all)[0] == describe("alpha"));
+}
+
 CAF_TEST(an unassigned of a higher generation replaces a running task) {
   start();
   read_back(encode_task_record(task(0, status_state::running, "w1", 4)));

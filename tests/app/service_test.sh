@@ -52,6 +52,9 @@ check "GET /connectors/{name}/status" 0 '"name":"my-src","connector":\{"state":"
 check "status lists tasks with ids" 0 '"tasks":\[\{"id":0,"state":"FAILED"' -- curl -sf "$url/connectors/my-src/status"
 check "GET /connectors/{name}/topics" 0 '^\{"my-src":\{"topics":\["orders"\]\}\}$' -- curl -sf "$url/connectors/my-src/topics"
 check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_code}' "$url/connectors/nope/status"
+check "GET /connectors/{name}/tasks/{id}/status" 0 '^\{"id":1,"state":"RUNNING","worker_id":"w1:8083","version":null\}$' -- curl -sf "$url/connectors/my-src/tasks/1/status"
+check "a task without a status is a 404 in Connect's words" 0 '"message":"No status found for task my-src-7"' -- curl -s "$url/connectors/my-src/tasks/7/status"
+check "GET /connectors?expand=status maps each connector to its status" 0 '^\{"my-src":\{"status":\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -sf "$url/connectors?expand=status"
 check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
 metrics=$(curl -sf "$url/metrics")
 if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&

@@ -37,6 +37,19 @@ TEST(StatusJson, VersionIsLeftOutOnlyWhenUndefinedAndAnEmptyTraceIsLeftOut) {
             R"({"name":"c","connector":{"state":"FAILED","worker_id":"w","version":""},"tasks":[]})");
 }
 
+TEST(StatusJson, TaskStatusAndTheExpandedListHaveConnectsRestShape) {
+  const auto v = sample_view();
+  EXPECT_EQ(task_status_json(v.tasks[0]),
+            R"({"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"})");
+  connector_view unknown;  // tasks without a connector status: Connect lists no such connector
+  unknown.name = "orphan";
+  unknown.tasks = v.tasks;
+  EXPECT_EQ(connectors_with_status_json({v, unknown}),
+            R"({"src":{"status":{"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
+            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}]}}})");
+  EXPECT_EQ(connectors_with_status_json({}), "{}");
+}
+
 TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
   EXPECT_EQ(connector_topics_json(sample_view()), R"({"src":{"topics":["orders"]}})");
   connector_view empty;

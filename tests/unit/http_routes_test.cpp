@@ -77,3 +77,26 @@ TEST(HttpRoutes, HealthRequestLines) {
   EXPECT_FALSE(is_health_request_line("GET /connectors HTTP/1.1"));
   EXPECT_FALSE(is_health_request_line(""));
 }
+
+TEST(HttpRoutes, TaskStatusTakesAnIntegerTaskIdAsJaxRsDoes) {
+  const auto task = route_http_request("GET", "/connectors/my-src/tasks/12/status");
+  EXPECT_EQ(task.endpoint, http_endpoint::task_status);
+  EXPECT_EQ(task.connector, "my-src");
+  EXPECT_EQ(task.task, 12);
+  EXPECT_EQ(route_http_request("GET", "/connectors/my-src/tasks/2147483647/status").task, 2147483647);
+  for (const char* target : {"/connectors/my-src/tasks/x/status", "/connectors/my-src/tasks//status",
+                             "/connectors/my-src/tasks/-1/status", "/connectors/my-src/tasks/2147483648/status",
+                             "/connectors/my-src/tasks/1/state", "/connectors//tasks/1/status"})
+    EXPECT_EQ(route_http_request("GET", target).status, 404) << target;
+  EXPECT_EQ(route_http_request("DELETE", "/connectors/my-src/tasks/0/status").status, 405);
+}
+
+TEST(HttpRoutes, ConnectorsExpandStatusIsReadFromTheQuery) {
+  EXPECT_FALSE(route_http_request("GET", "/connectors").expand_status);
+  EXPECT_TRUE(route_http_request("GET", "/connectors?expand=status").expand_status);
+  EXPECT_TRUE(route_http_request("GET", "/connectors?expand=info&expand=status").expand_status);
+  EXPECT_TRUE(route_http_request("GET", "/connectors?expand=%73tatus").expand_status);
+  EXPECT_FALSE(route_http_request("GET", "/connectors?expand=info").expand_status);
+  EXPECT_FALSE(route_http_request("GET", "/connectors?expandstatus").expand_status);
+  EXPECT_EQ(route_http_request("GET", "/connectors?expand=%FF").status, 400);
+}
