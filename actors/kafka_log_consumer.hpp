@@ -42,6 +42,10 @@ class kafka_log_consumer {
   /// Every partition has been read up to the end offsets captured at construction.
   bool caught_up() const { return unfinished_ == 0; }
   int32_t partitions() const { return static_cast<int32_t>(end_offsets_.size()); }
+  /// Whether `r` was already in the topic at construction (below its partition's captured end offset).
+  bool from_replay(const consumed_record& r) const {
+    return r.partition >= 0 && r.partition < partitions() && r.offset < end_offsets_[static_cast<size_t>(r.partition)];
+  }
   /// Records in the topic at construction (sum of end - start offsets): the replay's size.
   uint64_t records_at_start() const { return records_at_start_; }
 

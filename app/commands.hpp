@@ -83,6 +83,15 @@ struct list_options {
 };
 int list(const list_options& options);
 
+/// Replays the topic, then prints every status record read from then on, until SIGINT/SIGTERM.
+struct watch_options {
+  connection_options connection;
+  std::string connector;  // only this connector's statuses (tasks and topics included); empty = all
+  bool json = false;      // one JSON object per line
+  int timeout_s = 30;     // for reaching the cluster and the topic's offsets
+};
+int watch(const watch_options& options);
+
 // ---- the service ---------------------------------------------------------------------------------------
 struct run_options {
   connection_options connection;

@@ -94,13 +94,20 @@ int main(int argc, char** argv) {
   list_cmd->add_flag("--json", list.json, "One JSON object per status and line");
   list_cmd->add_option("--timeout", list.timeout_s, "Seconds for start-up")->capture_default_str();
 
+  cli::watch_options watch;
+  auto* watch_cmd = app.add_subcommand("watch", "Print every status change as it is read from the topic, until SIGINT/SIGTERM");
+  add_connection_options(watch_cmd, watch.connection);
+  watch_cmd->add_option("--connector", watch.connector, "Only this connector's statuses (its tasks and topics too)");
+  watch_cmd->add_flag("--json", watch.json, "One JSON object per status and line");
+  watch_cmd->add_option("--timeout", watch.timeout_s, "Seconds for reaching the cluster")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? cli::exit_ok : cli::exit_usage;
   }
-  if (log_level.empty()) log_level = (*put_cmd || *delete_cmd || *get_cmd || *list_cmd) ? "warn" : "info";
+  if (log_level.empty()) log_level = (*put_cmd || *delete_cmd || *get_cmd || *list_cmd || *watch_cmd) ? "warn" : "info";
   auto level = spdlog::level::from_str(log_level);
   if (level == spdlog::level::off && log_level != "off") {
     std::cerr << "error: --log-level: unknown level '" << log_level << "'\n";
@@ -116,6 +123,7 @@ int main(int argc, char** argv) {
     if (*delete_cmd) return cli::remove(del);
     if (*get_cmd) return cli::get(get);
     if (*list_cmd) return cli::list(list);
+    if (*watch_cmd) return cli::watch(watch);
   } catch (const config_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return cli::exit_usage;

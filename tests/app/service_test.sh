@@ -66,6 +66,30 @@ else
   fail "/metrics parses as Prometheus text" "$parsed"
 fi
 
+# watch: another process's put shows up within a second; SIGTERM ends it with exit 0.
+"$bin" watch --connector my-src --json --bootstrap-servers "$bs" --topic ops-status >"$tmp/watch.out" 2>"$tmp/watch.err" &
+watch_pid=$!
+for _ in $(seq 1 100); do grep -q "; watching" "$tmp/watch.err" 2>/dev/null && break; sleep 0.1; done
+"$bin" put task other 0 --state RUNNING --worker-id w1:8083 --generation 3 "${c[@]}" >/dev/null 2>&1  # filtered out
+"$bin" put task my-src 1 --state PAUSED --worker-id w1:8083 --generation 4 "${c[@]}" >/dev/null 2>&1
+put_at=$(date +%s%N)  # the put has returned: its record is acknowledged
+seen_ms=""
+for _ in $(seq 1 50); do
+  if grep -q '"key":"status-task-my-src-1".*"state":"PAUSED"' "$tmp/watch.out" 2>/dev/null; then
+    seen_ms=$(( ($(date +%s%N) - put_at) / 1000000 )); break
+  fi
+  sleep 0.02
+done
+if [ -n "$seen_ms" ] && [ "$seen_ms" -le 1000 ] && ! grep -q '"connector":"other"' "$tmp/watch.out" &&
+   [ "$(grep -c . "$tmp/watch.out")" -eq 1 ]; then
+  ok "watch prints another process's put within 1 s (${seen_ms} ms after its acknowledgement), only its connector, no replay"
+else
+  fail "watch prints another process's put within 1 s (seen: ${seen_ms:-never})" "$(cat "$tmp/watch.out" "$tmp/watch.err")"
+fi
+kill -TERM "$watch_pid"
+wait "$watch_pid"; rc=$?
+if [ "$rc" -eq 0 ] && grep -q "stopped by SIGTERM: 1 change(s) printed" "$tmp/watch.err"; then ok "watch: SIGTERM ends it with exit 0"; else fail "watch: SIGTERM ends it with exit 0 (exit $rc)" "$(cat "$tmp/watch.err")"; fi
+
 check "delete a topic" 0 "acknowledged" -- "$bin" delete topic my-src orders "${c[@]}"
 check "delete a connector with its tasks" 0 "acknowledged" -- "$bin" delete connector my-src "${c[@]}"
 check "a deleted connector has no status" 1 "no status found" -- "$bin" get connector my-src "${c[@]}"
