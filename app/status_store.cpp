@@ -183,6 +183,44 @@ bool store::flush(std::chrono::milliseconds timeout) {
   return done;
 }
 
+void store::set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval) {
+  stop_reporter_thread();
+  if (!reporter || stopped_) return;
+  reporter_ = std::move(reporter);
+  reporter_stopping_ = false;
+  interval = std::max(interval, std::chrono::milliseconds{1});
+  reporter_thread_ = std::thread{[this, interval] {
+    std::unique_lock lock{reporter_mutex_};
+    while (!reporter_wake_.wait_for(lock, interval, [this] { return reporter_stopping_; })) {
+      lock.unlock();
+      report_metrics(false);
+      lock.lock();
+    }
+  }};
+}
+
+void store::stop_reporter_thread() {
+  {
+    std::lock_guard lock{reporter_mutex_};
+    reporter_stopping_ = true;
+  }
+  reporter_wake_.notify_all();
+  if (reporter_thread_.joinable()) reporter_thread_.join();
+}
+
+void store::report_metrics(bool final) {
+  if (!reporter_) return;
+  try {
+    const auto snapshot = metrics();
+    reporter_(metrics_report{metric_group,
+                             {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
+                             metric_samples(snapshot),
+                             final});
+  } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor
+    component_logger("store")->warn("metrics report skipped: {}", e.what());
+  }
+}
+
 metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
   std::optional<metrics_snapshot> result;
   std::string failure;
@@ -205,6 +243,7 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
     self->request(coalescer_, caf::timespan{drain + std::chrono::seconds{5}}, stop_atom::value, caf::timespan{drain})
         .receive([&](drain_report& r) { *report = std::move(r); },
                  [&](caf::error& err) { log->error("drain did not complete: {}", system_->render(err)); });
+    report_metrics(true);  // the final values, drain included, while the metrics actor still answers
   }
   // Stop every actor and wait until they are gone: the producer's and the view's states then have
   // shut their librdkafka clients down, so the mock cluster (if any) can go after them.
@@ -230,6 +269,7 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
 
 drain_report store::stop() {
   if (stopped_) return *stopped_;
+  stop_reporter_thread();
   auto log = component_logger("store");
   drain_report report;
   stop_actors(std::chrono::milliseconds{config_.shutdown_drain_timeout_ms}, &report);

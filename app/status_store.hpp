@@ -14,6 +14,7 @@
 // interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
 // and updates sent as messages are not ordered with each other.
 #include "actors/ingest/ingest_table.hpp"
+#include "actors/metric_names.hpp"
 #include "app/mock_cluster.hpp"
 #include "config/worker_config.hpp"
 #include "messages/protocol.hpp"
@@ -24,13 +25,30 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace status_store {
+
+/// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
+/// the Prometheus endpoint and the CLI show, actors/metric_names.hpp) under the KIP's group name, with
+/// the tags that tell this store from another in the same process.
+struct metrics_report {
+  std::string_view group;                    // "status-backing-store-metrics"
+  std::map<std::string, std::string> tags;   // "topic": the status topic, "client-id": its clients' id
+  std::vector<metric_sample> metrics;
+  bool final = false;                        // the last report, made by stop() after the drain
+};
+/// Called on a thread of the store's own: it should hand the values on and return.
+using metrics_reporter = std::function<void(const metrics_report&)>;
 
 struct store_options {
   /// Seed of the retry jitter; random when not given. Fixed seeds make runs reproducible.
@@ -75,6 +93,11 @@ class store {
   /// logs its keys), then stops the actors and the producer. Idempotent.
   drain_report stop();
 
+  /// The KIP's setMetrics(ConnectMetrics), for a worker with a metrics registry of its own: calls
+  /// `reporter` with every metric every `interval`, from a thread of the store's own, and once more
+  /// from stop() with the final values. Replaces an earlier reporter; registering none costs nothing.
+  void set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval);
+
   /// A consistent snapshot of every metric. Throws std::runtime_error if the metrics actor does not
   /// answer within `timeout`.
   metrics_snapshot metrics(std::chrono::milliseconds timeout = std::chrono::seconds{5});
@@ -111,6 +134,8 @@ class store {
  private:
   void start(store_options options);
   void send(status_update update);
+  void stop_reporter_thread();
+  void report_metrics(bool final);
   void offered(ingest_table::offer_result result);
   void stop_actors(std::chrono::milliseconds drain, drain_report* report);
 
@@ -130,6 +155,12 @@ class store {
   metrics_actor metrics_;
   status_view_actor view_;
   std::chrono::milliseconds query_timeout_{5000};
+  // The metrics reporter and its thread (none until one is registered).
+  metrics_reporter reporter_;
+  std::thread reporter_thread_;
+  std::mutex reporter_mutex_;
+  std::condition_variable reporter_wake_;
+  bool reporter_stopping_ = false;
   std::optional<drain_report> stopped_;
 };
 
