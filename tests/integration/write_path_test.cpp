@@ -81,8 +81,12 @@ TEST(WritePathOnMockCluster, TenThousandUpdatesThroughErrorsAndAnOutageLeaveEver
     if (it == topic.latest.end() || it->second.value != value) ++wrong;
   }
   EXPECT_EQ(wrong, 0u) << "keys whose latest value is not on the topic";
-  // Records written = acknowledged updates: coalescing is what keeps the outage's backlog small.
-  EXPECT_EQ(topic.records, c.success);
+  // Every acknowledged update is on the topic. A send whose acknowledgement was lost when the brokers
+  // went down (appended, then the connection closed) is written again by its retry, so the topic may
+  // hold a few more records than acknowledgements: never fewer, and far fewer than updates, because
+  // coalescing is what keeps the outage's backlog small.
+  EXPECT_GE(topic.records, c.success);
+  EXPECT_LT(topic.records, static_cast<uint64_t>(updates) / 2);
   auto report = s.stop();
   EXPECT_EQ(report.failed, 0u);
 }
