@@ -1,6 +1,6 @@
 #include "actors/coalescer_actor.hpp"
 
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 #include "actors/policy/coalescing_table.hpp"
 #include "config/logging.hpp"
 

@@ -2,7 +2,7 @@
 // The retry scheduler: turns "retry n of key k" into a delayed self-message at the KIP's backoff.
 // Nothing sleeps. Retries that fall due together are reported together, and only the earliest
 // pending deadline has a timer armed: one delayed message can serve a whole outage's worth of keys.
-#include "actors/backoff_policy.hpp"
+#include "actors/policy/backoff_policy.hpp"
 #include "messages/protocol.hpp"
 
 #include <cstdint>

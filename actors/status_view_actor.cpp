@@ -1,6 +1,6 @@
 #include "actors/status_view_actor.hpp"
 
-#include "actors/interned_strings.hpp"
+#include "actors/policy/interned_strings.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"
 
@@ -37,7 +37,7 @@ struct status_view_state {
 
   coalescer_actor coalescer;
   metrics_actor metrics;
-  std::shared_ptr<kafka_status_reader> reader;
+  std::shared_ptr<status_topic_follower> reader;
   std::shared_ptr<spdlog::logger> log;
 
   // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
@@ -179,7 +179,7 @@ connector_view view_of(self_ptr self, const std::string& connector) {
 }
 
 status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coalescer, metrics_actor metrics,
-                                             std::shared_ptr<kafka_status_reader> reader) {
+                                             std::shared_ptr<status_topic_follower> reader) {
   auto& st = self->state;
   st.coalescer = std::move(coalescer);
   st.metrics = std::move(metrics);
@@ -252,7 +252,7 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
 }  // namespace
 
 status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,
-                                    std::shared_ptr<kafka_status_reader> reader) {
+                                    std::shared_ptr<status_topic_follower> reader) {
   return system.spawn(status_view, std::move(coalescer), std::move(metrics), std::move(reader));
 }
 

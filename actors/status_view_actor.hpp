@@ -12,7 +12,7 @@
 //   status-record-read-errors-total. A malformed value creates no entry and changes none.
 // - Every applied record is passed on to the coalescer (observe), so putSafe and retries decide on
 //   what the topic says.
-#include "actors/kafka_status_reader.hpp"
+#include "actors/kafka/status_topic_follower.hpp"
 #include "messages/protocol.hpp"
 
 #include <memory>
@@ -21,6 +21,6 @@ namespace status_store {
 
 /// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it.
 status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,
-                                    std::shared_ptr<kafka_status_reader> reader);
+                                    std::shared_ptr<status_topic_follower> reader);
 
 }  // namespace status_store

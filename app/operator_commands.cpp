@@ -4,9 +4,9 @@
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/status_json.hpp"
-#include "app/status_store.hpp"
-#include "app/status_topic_admin.hpp"
-#include "actors/metric_names.hpp"
+#include "app/store/store.hpp"
+#include "app/store/status_topic_admin.hpp"
+#include "app/store/metric_names.hpp"
 #include "config/config_error.hpp"
 #include "messages/status_record_codec.hpp"
 

@@ -1,6 +1,6 @@
 #include "app/prometheus_text.hpp"
 
-#include "actors/metric_names.hpp"
+#include "app/store/metric_names.hpp"
 
 #include <cstdio>
 

@@ -8,7 +8,7 @@
 #include "app/http_service.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 

@@ -1,7 +1,7 @@
 // `status-store watch`: replays the status topic to its end, then prints every status record as it is
 // read — a change of state, a new worker or generation, a deletion — one line each (or one JSON object
 // per line), until SIGINT or SIGTERM. Read-only: no producer, no consumer group, no committed offset.
-#include "actors/kafka_log_consumer.hpp"
+#include "actors/kafka/topic_consumer.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/stop_signals.hpp"
@@ -78,9 +78,9 @@ int watch(const watch_options& options) {
   const worker_config config = resolve_connection_config(options.connection, {});
   auto log = component_logger("watch");
   kafka_settings settings = consumer_settings(config);
-  std::unique_ptr<kafka_log_consumer> consumer;
+  std::unique_ptr<topic_consumer> consumer;
   try {
-    consumer = std::make_unique<kafka_log_consumer>(settings, config.status_topic,
+    consumer = std::make_unique<topic_consumer>(settings, config.status_topic,
                                                     std::chrono::seconds{options.timeout_s});
   } catch (const std::exception& e) {
     std::cerr << "error: watch failed: " << e.what() << "\n";

@@ -1,8 +1,8 @@
 #pragma once
 // What every benchmark scenario shares: the options, the status stream both sides send, the store's
 // configuration, the raw librdkafka producer (the ceiling) and the clocks.
-#include "actors/latency_histogram.hpp"
-#include "app/status_store.hpp"
+#include "actors/policy/latency_histogram.hpp"
+#include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
 

@@ -16,7 +16,7 @@
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
-#include "actors/latency_histogram.hpp"
+#include "actors/policy/latency_histogram.hpp"
 #include "actors/policy/delivery_outcome.hpp"
 #include "messages/payloads.hpp"
 

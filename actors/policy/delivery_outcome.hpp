@@ -1,6 +1,6 @@
 #pragma once
 // What a delivery report means for the write path, in our own terms: the coalescing table decides
-// on this, never on librdkafka's error codes (actors/delivery_error_table.hpp classifies those).
+// on this, never on librdkafka's error codes (actors/kafka/delivery_error_table.hpp classifies those).
 #include <cstdint>
 #include <string_view>
 

@@ -22,7 +22,7 @@
 #define CAF_SUITE simulation
 #include "store_fixture.hpp"
 
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 #include "config/logging.hpp"
 
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // producer in place of Kafka, and the retry jitter seeded so a test can replay the exact delays.
 #include "caf_dsl.hpp"
 
-#include "actors/backoff_policy.hpp"
+#include "actors/policy/backoff_policy.hpp"
 #include "actors/coalescer_actor.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"

@@ -2,7 +2,7 @@
 // Prometheus endpoint shows, under the KIP's group, at the chosen interval, with the values of the
 // store's snapshot at that instant, and once more at stop with the drained, final values.
 #include "app/prometheus_text.hpp"
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "mock_store.hpp"
 
 #include <gtest/gtest.h>

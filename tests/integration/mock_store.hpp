@@ -1,7 +1,7 @@
 #pragma once
 // What the integration tests share: a worker configuration on the embedded mock cluster with fast
 // but real retries, and the consumer settings that read the store's topic from outside it.
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "config/properties.hpp"
 #include "config/worker_config.hpp"

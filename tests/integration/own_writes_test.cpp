@@ -3,9 +3,9 @@
 // answers late, after message.timeout.ms, as a leader that dies mid-request does — is retried, never
 // abandoned as another writer's delete. Real time here; the exact interleavings are in
 // tests/actor/own_writes_test.cpp and the simulation.
-#include "actors/kafka_log_consumer.hpp"
-#include "actors/kafka_topic_reader.hpp"
-#include "app/status_store.hpp"
+#include "actors/kafka/topic_consumer.hpp"
+#include "actors/kafka/topic_snapshot.hpp"
+#include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
 #include "mock_store.hpp"
@@ -33,7 +33,7 @@ worker_config own_writes_config(const std::string& topic) {
 using integration::reader_settings;
 
 std::vector<consumed_record> read_all(const store& s, const std::string& topic, const std::string& writer_id) {
-  kafka_log_consumer consumer{reader_settings(s), topic, 30s, writer_id};
+  topic_consumer consumer{reader_settings(s), topic, 30s, writer_id};
   std::vector<consumed_record> records;
   const auto give_up = std::chrono::steady_clock::now() + 30s;
   while (!consumer.caught_up() && std::chrono::steady_clock::now() < give_up) consumer.poll(records, 1000, 100ms);

@@ -1,7 +1,7 @@
 // The read side on librdkafka's mock cluster: a store replays a topic written by someone else (a raw
 // producer: 100,000 records with tombstones and malformed records) to exactly the expected view,
 // and two stores sharing one topic see each other's statuses.
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
 

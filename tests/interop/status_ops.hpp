@@ -3,7 +3,7 @@
 // through status-store's facade (play) or, as the Java driver's ops file (to_driver_ops), through
 // Kafka Connect's KafkaStatusBackingStore. DESTROYED statuses are tombstones in both, as the herder
 // writes them when a connector is deleted.
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "messages/status.hpp"
 
 #include <optional>

@@ -3,7 +3,7 @@
 // KafkaStatusBackingStore and status-store can be compared field by field: connector name -> its
 // connector status (if any), its task statuses by id, its topic statuses by name. Built from the
 // Java driver's `read` output and from the status-store facade's getters.
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "messages/status.hpp"
 
 #include <nlohmann/json.hpp>

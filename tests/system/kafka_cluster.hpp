@@ -5,7 +5,7 @@
 // look at topics from outside the store. `scripts/kafka-local.sh run [1|3] -- ctest ...` sets all
 // three variables; without them every test fails (never skips), so a run of the label that did not
 // start a broker cannot pass.
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 #include "config/properties.hpp"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // Status updates for the system tests, and the check that matters most: every key's latest status
 // is what the topic holds. A key is a connector or one of its tasks; update i of key k carries
 // generation i, so any stale value on the topic is visible.
-#include "actors/kafka_topic_reader.hpp"
-#include "app/status_store.hpp"
+#include "actors/kafka/topic_snapshot.hpp"
+#include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
 

@@ -1,6 +1,6 @@
 // The KIP's backoff formula: exact values, bounds of the one-sided jitter, overflow safety, and a
 // jitter source that replays the same sequence for the same seed.
-#include "actors/backoff_policy.hpp"
+#include "actors/policy/backoff_policy.hpp"
 
 #include <gtest/gtest.h>
 

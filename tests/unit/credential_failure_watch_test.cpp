@@ -1,6 +1,6 @@
 // When a credential episode starts and ends: the error sequences are the ones librdkafka 2.0.2
 // hands its error callback, measured against Kafka 4.4.0 (see credential_failure_watch.hpp).
-#include "actors/credential_failure_watch.hpp"
+#include "actors/kafka/credential_failure_watch.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The delivery-error decision table: every row is checked against classify_delivery_error and
 // against librdkafka's own name for the code, and the important decisions are pinned by name.
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>

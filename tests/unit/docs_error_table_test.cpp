@@ -1,6 +1,6 @@
-// The error table in docs/retries.md is a copy of actors/delivery_error_table.cpp; this test keeps the two
+// The error table in docs/retries.md is a copy of actors/kafka/delivery_error_table.cpp; this test keeps the two
 // identical, so operators never read a classification the code does not apply.
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The put-to-ack latency histogram: bucket arithmetic (exact below 16, then at most 1/16 wide),
 // quantiles against a sorted reference, and the extremes.
-#include "actors/latency_histogram.hpp"
+#include "actors/policy/latency_histogram.hpp"
 
 #include <gtest/gtest.h>
 

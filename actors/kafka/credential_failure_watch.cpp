@@ -1,6 +1,6 @@
-#include "actors/credential_failure_watch.hpp"
+#include "actors/kafka/credential_failure_watch.hpp"
 
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 #include "config/logging.hpp"
 
 namespace status_store {

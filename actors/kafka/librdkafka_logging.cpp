@@ -1,4 +1,4 @@
-#include "actors/librdkafka_logging.hpp"
+#include "actors/kafka/librdkafka_logging.hpp"
 
 #include "config/logging.hpp"
 

@@ -14,8 +14,8 @@
 // interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
 // and updates sent as messages are not ordered with each other.
 #include "actors/ingest/ingest_table.hpp"
-#include "actors/metric_names.hpp"
-#include "app/mock_cluster.hpp"
+#include "app/store/metric_names.hpp"
+#include "app/store/mock_cluster.hpp"
 #include "config/worker_config.hpp"
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
@@ -39,7 +39,7 @@
 namespace status_store {
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
-/// the Prometheus endpoint and the CLI show, actors/metric_names.hpp) under the KIP's group name, with
+/// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with
 /// the tags that tell this store from another in the same process.
 struct metrics_report {
   std::string_view group;                    // "status-backing-store-metrics"

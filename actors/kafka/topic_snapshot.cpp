@@ -1,6 +1,6 @@
-#include "actors/kafka_topic_reader.hpp"
+#include "actors/kafka/topic_snapshot.hpp"
 
-#include "actors/kafka_log_consumer.hpp"
+#include "actors/kafka/topic_consumer.hpp"
 
 #include <stdexcept>
 
@@ -9,7 +9,7 @@ namespace status_store {
 topic_contents read_topic_to_end(const kafka_settings& settings, const std::string& topic,
                                  std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  kafka_log_consumer consumer{settings, topic, timeout};
+  topic_consumer consumer{settings, topic, timeout};
   topic_contents out;
   out.partitions = consumer.partitions();
   std::vector<consumed_record> batch;

@@ -1,6 +1,6 @@
-#include "actors/kafka_producer_client.hpp"
+#include "actors/kafka/kafka_producer_client.hpp"
 
-#include "actors/librdkafka_conf.hpp"
+#include "actors/kafka/librdkafka_conf.hpp"
 #include "messages/record_writer_header.hpp"
 
 #include <stdexcept>

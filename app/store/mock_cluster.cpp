@@ -1,6 +1,6 @@
-#include "app/mock_cluster.hpp"
+#include "app/store/mock_cluster.hpp"
 
-#include "actors/librdkafka_logging.hpp"
+#include "actors/kafka/librdkafka_logging.hpp"
 
 #include <algorithm>
 #include <stdexcept>

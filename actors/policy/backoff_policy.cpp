@@ -1,4 +1,4 @@
-#include "actors/backoff_policy.hpp"
+#include "actors/policy/backoff_policy.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "actors/kafka_log_consumer.hpp"
+#include "actors/kafka/topic_consumer.hpp"
 
-#include "actors/delivery_error_table.hpp"
-#include "actors/librdkafka_conf.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
+#include "actors/kafka/librdkafka_conf.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
 
@@ -76,7 +76,7 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
 
 }  // namespace
 
-kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std::string& topic,
+topic_consumer::topic_consumer(const kafka_settings& settings, const std::string& topic,
                                        std::chrono::milliseconds timeout, std::string own_writer_id)
     : rk_(make_consumer(settings, *credentials_)), topic_(topic), own_writer_id_(std::move(own_writer_id)) {
   const auto deadline = clock_type::now() + timeout;
@@ -124,19 +124,19 @@ kafka_log_consumer::kafka_log_consumer(const kafka_settings& settings, const std
   }
 }
 
-kafka_log_consumer::~kafka_log_consumer() {
+topic_consumer::~topic_consumer() {
   rd_kafka_consumer_close(rk_);
   rd_kafka_destroy(rk_);
 }
 
-void kafka_log_consumer::reached(int32_t p) {
+void topic_consumer::reached(int32_t p) {
   if (p >= 0 && p < partitions() && !done_[p]) {
     done_[p] = true;
     --unfinished_;
   }
 }
 
-void kafka_log_consumer::poll(std::vector<consumed_record>& out, size_t max, std::chrono::milliseconds wait) {
+void topic_consumer::poll(std::vector<consumed_record>& out, size_t max, std::chrono::milliseconds wait) {
   int timeout_ms = static_cast<int>(wait.count());
   while (out.size() < max) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(rk_, timeout_ms);

@@ -27,7 +27,7 @@
 //   on it) and REBOOTSTRAP_REQUIRED (KIP-1102: the client must re-read the cluster, which librdkafka
 //   does itself) are retriable: a re-send of the same record then works. _LOG_TRUNCATION is a
 //   consumer's finding, never a delivery report's.
-#include "actors/delivery_error_table.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 
 #include <algorithm>
 

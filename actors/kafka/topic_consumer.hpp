@@ -1,9 +1,9 @@
 #pragma once
-// A consumer of the whole status topic, the way Connect's KafkaBasedLog reads it: every partition
-// assigned from the beginning, no consumer group joined, no offset committed. It captures the end
-// offsets when it is created, and says when it has read up to them ("caught up"), then keeps going.
+// topic_consumer: reads every partition of one topic from the beginning, as Connect's KafkaBasedLog
+// does, and knows when it has caught up with the end offsets captured at creation. The building block
+// of topic_snapshot and status_topic_follower: no consumer group joined, no offset committed.
 // Plain C++, used from one thread at a time.
-#include "actors/credential_failure_watch.hpp"
+#include "actors/kafka/credential_failure_watch.hpp"
 #include "config/client_settings.hpp"
 #include "messages/protocol.hpp"
 
@@ -25,16 +25,16 @@ struct transient_kafka_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class kafka_log_consumer {
+class topic_consumer {
  public:
   /// Throws transient_kafka_error if the offsets are not available yet (retriable per the delivery
   /// error table), std::runtime_error for anything else or when `timeout` passes. Records whose
   /// writer header equals `own_writer_id` (if not empty) are marked `own`.
-  kafka_log_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
+  topic_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
                      std::string own_writer_id = {});
-  ~kafka_log_consumer();
-  kafka_log_consumer(const kafka_log_consumer&) = delete;
-  kafka_log_consumer& operator=(const kafka_log_consumer&) = delete;
+  ~topic_consumer();
+  topic_consumer(const topic_consumer&) = delete;
+  topic_consumer& operator=(const topic_consumer&) = delete;
 
   /// Waits at most `wait` for records, then appends what is available (at most `max`) to `out`.
   void poll(std::vector<consumed_record>& out, size_t max, std::chrono::milliseconds wait);

@@ -1,6 +1,6 @@
-#include "actors/librdkafka_conf.hpp"
+#include "actors/kafka/librdkafka_conf.hpp"
 
-#include "actors/librdkafka_logging.hpp"
+#include "actors/kafka/librdkafka_logging.hpp"
 #include "config/secret_masking.hpp"
 
 #include <algorithm>

@@ -3,13 +3,13 @@
 // producer (through kafka_producer_client), turns produce batches into librdkafka calls, and sends
 // delivery reports — asynchronous ones from the poll thread, synchronous produce errors at once — to
 // the coalescer as `delivered` batches.
-#include "actors/kafka_producer_client.hpp"
+#include "actors/kafka/kafka_producer_client.hpp"
 #include "messages/protocol.hpp"
 
 #include <memory>
 
 namespace status_store {
 
-producer_actor spawn_producer_io(caf::actor_system& system, std::shared_ptr<kafka_producer_client> client);
+producer_actor spawn_producer(caf::actor_system& system, std::shared_ptr<kafka_producer_client> client);
 
 }  // namespace status_store

@@ -1,7 +1,7 @@
-#include "app/status_topic_admin.hpp"
+#include "app/store/status_topic_admin.hpp"
 
-#include "actors/credential_failure_watch.hpp"
-#include "actors/librdkafka_conf.hpp"
+#include "actors/kafka/credential_failure_watch.hpp"
+#include "actors/kafka/librdkafka_conf.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 

@@ -3,7 +3,7 @@
 // create from settings, produce one record, and hand delivery reports to a sink in the batches
 // librdkafka serves them in. Reports are served by one dedicated poll thread blocking in
 // rd_kafka_poll — no busy polling, and never a blocking call on a CAF scheduler thread.
-#include "actors/credential_failure_watch.hpp"
+#include "actors/kafka/credential_failure_watch.hpp"
 #include "config/client_settings.hpp"
 #include "messages/protocol.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
-// Reads a topic from the beginning of every partition to its end offsets as of the call: the latest
-// record per key. No consumer group is joined and no offset is committed (assign(), not subscribe()).
-// Used to verify what reached the topic (demo verdict, tests) and by the read side's replay.
+// topic_snapshot: a one-shot read of a topic, from the beginning of every partition to its end offsets
+// as of the call, keeping the latest record per key. Verifies what reached the topic (the demo's
+// verdict, tests, benchmarks); the store's own read path follows the topic with status_topic_follower.
 #include "config/client_settings.hpp"
 
 #include <chrono>

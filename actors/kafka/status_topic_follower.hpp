@@ -1,9 +1,9 @@
 #pragma once
-// The topic reader of the read side: one thread that replays the status topic from the beginning
-// and then keeps following it, handing records to a sink in batches (one actor message per batch)
+// status_topic_follower: the status view's reader thread. It replays the status topic from the
+// beginning and then keeps following it, handing records to a sink in batches (one actor message per batch)
 // and saying once when the replay has reached the end offsets seen at start-up. Blocks only in
 // rd_kafka_consumer_poll on its own thread, never on a CAF scheduler thread.
-#include "actors/kafka_log_consumer.hpp"
+#include "actors/kafka/topic_consumer.hpp"
 
 #include <atomic>
 #include <functional>
@@ -12,7 +12,7 @@
 
 namespace status_store {
 
-class kafka_status_reader {
+class status_topic_follower {
  public:
   using records_sink = std::function<void(std::vector<consumed_record>&&)>;
   using caught_up_sink = std::function<void()>;
@@ -20,9 +20,9 @@ class kafka_status_reader {
   /// Connects and captures the end offsets now (throws std::runtime_error on failure), so a bad
   /// configuration fails start-up instead of a background thread.
   /// Records written with `own_writer_id` in their writer header are marked `own`.
-  kafka_status_reader(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
+  status_topic_follower(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
                       std::string own_writer_id = {});
-  ~kafka_status_reader();
+  ~status_topic_follower();
 
   void start(records_sink on_records, caught_up_sink on_caught_up);
   /// Stops and joins the thread. Idempotent.
@@ -33,7 +33,7 @@ class kafka_status_reader {
  private:
   void run();
 
-  std::unique_ptr<kafka_log_consumer> consumer_;
+  std::unique_ptr<topic_consumer> consumer_;
   records_sink on_records_;
   caught_up_sink on_caught_up_;
   std::atomic<bool> running_{false};

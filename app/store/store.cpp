@@ -1,11 +1,11 @@
-#include "app/status_store.hpp"
+#include "app/store/store.hpp"
 
 #include "actors/coalescer_actor.hpp"
-#include "actors/kafka_producer_client.hpp"
+#include "actors/kafka/kafka_producer_client.hpp"
 #include "actors/metrics_actor.hpp"
-#include "actors/producer_io_actor.hpp"
+#include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
-#include "app/status_topic_admin.hpp"
+#include "app/store/status_topic_admin.hpp"
 #include "actors/status_view_actor.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
@@ -65,10 +65,10 @@ void store::start(store_options options) {
   auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic, writer_id_);
   // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
   // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
-  std::shared_ptr<kafka_status_reader> reader;
+  std::shared_ptr<status_topic_follower> reader;
   for (auto backoff = std::chrono::milliseconds{100};; backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
     try {
-      reader = std::make_shared<kafka_status_reader>(reader_settings, config_.status_topic, remaining(), writer_id_);
+      reader = std::make_shared<status_topic_follower>(reader_settings, config_.status_topic, remaining(), writer_id_);
       break;
     } catch (const transient_kafka_error& e) {
       if (remaining() <= backoff)
@@ -86,7 +86,7 @@ void store::start(store_options options) {
       options.jitter_seed ? *options.jitter_seed : std::random_device{}()};
   metrics_ = spawn_metrics(*system_);
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
-  producer_ = spawn_producer_io(*system_, std::move(client));
+  producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
   coalescer_ = spawn_coalescer(*system_, coalescer_config{static_cast<uint32_t>(r.max_retries)}, producer_,
                                scheduler_, metrics_, ingest_);

@@ -1,4 +1,4 @@
-#include "actors/producer_io_actor.hpp"
+#include "actors/producer_actor.hpp"
 
 #include "config/logging.hpp"
 
@@ -11,8 +11,8 @@ namespace status_store {
 
 namespace {
 
-struct producer_io_state {
-  producer_io_state() = default;  // required under C++20, see CMakeLists.txt
+struct producer_state {
+  producer_state() = default;  // required under C++20, see CMakeLists.txt
   static inline const char* name = "status-store.producer-io";
 
   std::shared_ptr<kafka_producer_client> client;
@@ -21,14 +21,14 @@ struct producer_io_state {
 
   // The state dies with the actor: stop the poll thread and release the producer then, which also
   // drops the poll thread's handle on the coalescer (no reference cycle outlives shutdown).
-  ~producer_io_state() {
+  ~producer_state() {
     if (client) client->shutdown();
   }
 };
 
-using self_ptr = producer_actor::stateful_pointer<producer_io_state>;
+using self_ptr = producer_actor::stateful_pointer<producer_state>;
 
-producer_actor::behavior_type producer_io(self_ptr self, std::shared_ptr<kafka_producer_client> client) {
+producer_actor::behavior_type producer(self_ptr self, std::shared_ptr<kafka_producer_client> client) {
   self->state.client = std::move(client);
   self->state.log = component_logger("producer-io");
   return {
@@ -57,8 +57,8 @@ producer_actor::behavior_type producer_io(self_ptr self, std::shared_ptr<kafka_p
 
 }  // namespace
 
-producer_actor spawn_producer_io(caf::actor_system& system, std::shared_ptr<kafka_producer_client> client) {
-  return system.spawn(producer_io, std::move(client));
+producer_actor spawn_producer(caf::actor_system& system, std::shared_ptr<kafka_producer_client> client) {
+  return system.spawn(producer, std::move(client));
 }
 
 }  // namespace status_store

@@ -1,4 +1,4 @@
-#include "actors/latency_histogram.hpp"
+#include "actors/policy/latency_histogram.hpp"
 
 #include <algorithm>
 #include <bit>

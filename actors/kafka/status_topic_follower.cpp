@@ -1,4 +1,4 @@
-#include "actors/kafka_status_reader.hpp"
+#include "actors/kafka/status_topic_follower.hpp"
 
 namespace status_store {
 
@@ -8,24 +8,24 @@ namespace {
 constexpr size_t max_batch = 5000;
 }  // namespace
 
-kafka_status_reader::kafka_status_reader(const kafka_settings& settings, const std::string& topic,
+status_topic_follower::status_topic_follower(const kafka_settings& settings, const std::string& topic,
                                          std::chrono::milliseconds timeout, std::string own_writer_id)
-    : consumer_(std::make_unique<kafka_log_consumer>(settings, topic, timeout, std::move(own_writer_id))) {}
+    : consumer_(std::make_unique<topic_consumer>(settings, topic, timeout, std::move(own_writer_id))) {}
 
-kafka_status_reader::~kafka_status_reader() { stop(); }
+status_topic_follower::~status_topic_follower() { stop(); }
 
-void kafka_status_reader::start(records_sink on_records, caught_up_sink on_caught_up) {
+void status_topic_follower::start(records_sink on_records, caught_up_sink on_caught_up) {
   if (running_.exchange(true)) return;
   on_records_ = std::move(on_records);
   on_caught_up_ = std::move(on_caught_up);
   thread_ = std::thread{[this] { run(); }};
 }
 
-void kafka_status_reader::stop() {
+void status_topic_follower::stop() {
   if (running_.exchange(false) && thread_.joinable()) thread_.join();
 }
 
-void kafka_status_reader::run() {
+void status_topic_follower::run() {
   bool announced = false;
   std::vector<consumed_record> batch;
   while (running_.load(std::memory_order_relaxed)) {
