@@ -1,6 +1,5 @@
 #include "actors/coalescer_actor.hpp"
 
-#include "actors/kafka/delivery_error_table.hpp"
 #include "actors/policy/coalescing_table.hpp"
 #include "config/logging.hpp"
 
@@ -157,8 +156,7 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         const delivery_result* example = nullptr;
         const int64_t now = now_ns(self);
         for (const auto& r : results) {
-          if (!self->state.table->delivered(r, judge_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error)), now))
-            continue;
+          if (!self->state.table->delivered(r, now)) continue;
           ++retriable;
           if (!example) example = &r;
         }

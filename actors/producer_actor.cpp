@@ -1,5 +1,7 @@
 #include "actors/producer_actor.hpp"
 
+#include "actors/kafka/kafka_producer_client.hpp"
+
 #include "config/logging.hpp"
 
 #include "caf/actor_system.hpp"
@@ -43,8 +45,7 @@ producer_actor::behavior_type producer(self_ptr self, std::shared_ptr<kafka_prod
         auto& st = self->state;
         std::vector<delivery_result> refused;
         for (const auto& r : records) {
-          if (auto err = st.client->produce(r); err != RD_KAFKA_RESP_ERR_NO_ERROR)
-            refused.push_back(delivery_result{r.key, r.send_id, err, -1, rd_kafka_err2str(err)});
+          if (auto report = st.client->produce(r)) refused.push_back(std::move(*report));
         }
         if (!refused.empty()) {
           st.log->debug("{} of {} record(s) refused by the producer at once (e.g. key '{}': {})", refused.size(),

@@ -1,5 +1,6 @@
 #include "actors/status_view_actor.hpp"
 
+#include "actors/kafka/status_topic_follower.hpp"
 #include "actors/policy/interned_strings.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"

@@ -12,12 +12,13 @@
 //   status-record-read-errors-total. A malformed value creates no entry and changes none.
 // - Every applied record is passed on to the coalescer (observe), so putSafe and retries decide on
 //   what the topic says.
-#include "actors/kafka/status_topic_follower.hpp"
 #include "messages/protocol.hpp"
 
 #include <memory>
 
 namespace status_store {
+
+class status_topic_follower;
 
 /// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it.
 status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,

@@ -35,7 +35,7 @@ class settings_builder {
 void set_common(settings_builder& builder, const worker_config& config) {
   // With the mock cluster the caller substitutes the mock's own bootstrap list.
   if (!config.uses_mock_cluster()) builder.set("bootstrap.servers", config.bootstrap_servers);
-  // Passed as written: librdkafka knows security.protocol and most sasl.* / ssl.* names (Java's
+  // Passed as written: the client library knows security.protocol and most sasl.* / ssl.* names (Java's
   // sasl.mechanism is its alias of sasl.mechanisms); a Java-only name is reported by
   // rd_kafka_conf_set when the client is created.
   builder.set_all(config.security_settings);
@@ -54,7 +54,7 @@ kafka_settings forced_producer_settings(const worker_config& config) {
       // One request in flight per connection, as KafkaBasedLog forces: with more, a request that
       // fails can be overtaken by the next one, and an older status would land after a newer one.
       {"max.in.flight.requests.per.connection", "1"},
-      // Java's default partitioner is murmur2 on the key; librdkafka's is CRC32. Without this, Java
+      // Java's default partitioner is murmur2 on the key; the client library's is CRC32. Without this, Java
       // and C++ workers sharing the topic would put one key into two partitions and compaction
       // could resurrect a stale status.
       {"partitioner", "murmur2_random"},
@@ -73,7 +73,7 @@ kafka_settings forced_consumer_settings(const worker_config& config) {
       // End-of-partition events tell the reader it has caught up (Java's readToEnd).
       {"enable.partition.eof", "true"},
       {"client.id", config.status_client_id()},
-      // librdkafka 2.0.2's assign() refuses to work without a group.id although no group is joined.
+      // The client library 2.0.2's assign() refuses to work without a group.id although no group is joined.
       {"group.id", config.status_client_id()},
   };
 }

@@ -1,5 +1,5 @@
 #pragma once
-// librdkafka configuration for the status clients, derived from the worker configuration. Order
+// Kafka client configuration for the status clients, derived from the worker configuration. Order
 // matters and is: common settings (bootstrap.servers, security), status-store defaults the user may
 // override (e.g. reconnect.backoff.max.ms=1000), the user's prefixed overrides, and last the settings
 // the store forces because its correctness depends on them (acks=all, retries=0, idempotence off,
@@ -7,7 +7,7 @@
 //
 // Each key appears once, at the position of its last setting: applying a list in order with
 // rd_kafka_conf_set gives the same result as applying every layer in turn, so a forced value always
-// wins over an override, and a librdkafka alias set later (retries vs message.send.max.retries) still
+// wins over an override, and a client-library alias set later (retries vs message.send.max.retries) still
 // beats the one set earlier. Mapping a list into a map keeps the right values too.
 #include "config/worker_config.hpp"
 

@@ -19,12 +19,12 @@ inline constexpr double backoff_multiplier = 2.0;
 inline constexpr double jitter_factor = 0.25;
 
 // --- status-store's own ---------------------------------------------------------------------------
-// One attempt (librdkafka's message.timeout.ms) is bounded at 15 s: long enough to ride out a
+// One attempt (the client library's message.timeout.ms) is bounded at 15 s: long enough to ride out a
 // leader election on a real cluster (broker.session.timeout.ms defaults to 9 s) within one attempt,
 // short enough that the 6 attempts of the default retry policy give up within about 100 s of an
 // outage instead of Java's 120 s per attempt (delivery.timeout.ms) times unbounded retries.
 inline constexpr int64_t message_timeout_ms = 15000;
-// librdkafka 2.0.2 (measured; the oldest supported) with its default reconnect.backoff.max.ms (10 s)
+// The client library 2.0.2 (measured; the oldest supported) with its default reconnect.backoff.max.ms (10 s)
 // reports a timed-out message up to ~8 s late while the leader is down; 1 s keeps delivery reports
 // close to message.timeout.ms. Kept for every version: it only shortens reconnect waits.
 inline constexpr int64_t reconnect_backoff_max_ms = 1000;

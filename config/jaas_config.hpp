@@ -1,6 +1,6 @@
 #pragma once
-// Java's sasl.jaas.config, as far as librdkafka can use it: the username and password of a
-// PlainLoginModule or ScramLoginModule entry. librdkafka has no JAAS; it takes sasl.username and
+// Java's sasl.jaas.config, as far as the client library can use it: the username and password of a
+// PlainLoginModule or ScramLoginModule entry. The client library has no JAAS; it takes sasl.username and
 // sasl.password instead, so a Connect worker's file would otherwise be refused.
 //
 // The grammar is Kafka's JaasConfig (a StreamTokenizer): `<LoginModuleClass> <ControlFlag>
@@ -24,7 +24,7 @@ struct jaas_credentials {
 /// The credentials in `value`, the value of the property `property` (sasl.jaas.config, possibly
 /// with a client prefix). Throws config_error for a malformed entry, more than one entry, another
 /// login module, a missing username or password, or ScramLoginModule's tokenauth (delegation
-/// tokens, which librdkafka cannot send: 2.0.2 to 2.8.0 checked).
+/// tokens, which the client library cannot send: 2.0.2 to 2.8.0 checked).
 jaas_credentials parse_jaas_credentials(std::string_view property, std::string_view value);
 
 }  // namespace status_store

@@ -33,7 +33,7 @@ bool is_secret_property(std::string_view key) {
       break;
     }
   }
-  // ssl.key.password, ssl.keystore.password, and librdkafka's ssl.key.pem (the private key itself).
+  // ssl.key.password, ssl.keystore.password, and the client library's ssl.key.pem (the private key itself).
   return unprefixed.starts_with("ssl.key");
 }
 

@@ -26,18 +26,18 @@ bool one_of(std::string_view value, const std::array<std::string_view, N>& allow
 }
 
 constexpr std::array<std::string_view, 4> security_protocols{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"};
-// What librdkafka implements (2.0.2 and 2.8.0, both built with SASL and SSL).
+// What the client library implements (2.0.2 and 2.8.0, both built with SASL and SSL).
 constexpr std::array<std::string_view, 5> sasl_mechanisms{"GSSAPI", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512",
                                                           "OAUTHBEARER"};
 constexpr std::array<std::string_view, 3> password_mechanisms{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"};
 constexpr std::array<std::string_view, 3> store_types{"JKS", "PKCS12", "PEM"};
 
-// Java classes a worker may name; librdkafka can load none of them.
+// Java classes a worker may name; the client library can load none of them.
 constexpr std::array<std::string_view, 4> java_class_settings{
     "sasl.client.callback.handler.class", "sasl.login.class", "sasl.login.callback.handler.class",
     "ssl.engine.factory.class"};
-// Tuning of the JVM's TLS stack or of Java's token login, with no librdkafka counterpart. Dropping
-// them changes no security property librdkafka would otherwise enforce: OpenSSL negotiates TLS 1.2
+// Tuning of the JVM's TLS stack or of Java's token login, with no client-library counterpart. Dropping
+// them changes no security property the client library would otherwise enforce: OpenSSL negotiates TLS 1.2
 // or 1.3 and verifies the broker as configured.
 constexpr std::array<std::string_view, 6> jvm_only_settings{
     "ssl.protocol", "ssl.enabled.protocols", "ssl.keymanager.algorithm", "ssl.trustmanager.algorithm",
@@ -86,12 +86,12 @@ class layer_translator {
 
   std::optional<std::string> effective_mechanism() const {
     if (auto value = effective("sasl.mechanism")) return value;
-    return effective("sasl.mechanisms");  // librdkafka's own name
+    return effective("sasl.mechanisms");  // the client library's own name
   }
 
   void check_security_protocol() {
     const auto protocol = own("security.protocol");
-    // librdkafka takes the names in either case; Java only in upper case, which is what is written.
+    // The client library takes the names in either case; Java only in upper case, which is what is written.
     if (protocol && !one_of(upper_ascii(*protocol), security_protocols)) {
       fail("security.protocol", *protocol, "Must be one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL");
     }
@@ -142,7 +142,7 @@ class layer_translator {
     const std::string module_name = credentials.login_module.substr(credentials.login_module.rfind('.') + 1);
     const auto mechanism = effective_mechanism();
     if (!mechanism) {
-      // Java and librdkafka both default to GSSAPI, which would ignore these credentials.
+      // Java and the client library both default to GSSAPI, which would ignore these credentials.
       throw config_error::with_message(
           name("sasl.mechanism"), "",
           name("sasl.mechanism") + " must be set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) when " +
@@ -207,7 +207,7 @@ class layer_translator {
              "A PEM keystore file is not supported; set ssl.keystore.certificate.chain and ssl.keystore.key, or "
              "librdkafka's ssl.certificate.location and ssl.key.location");
       }
-      out_.erase("ssl.keystore.type");  // PKCS12: librdkafka's ssl.keystore.location is PKCS#12
+      out_.erase("ssl.keystore.type");  // PKCS12: the client library's ssl.keystore.location is PKCS#12
     }
     if (const auto chain = own("ssl.keystore.certificate.chain")) {
       out_["ssl.certificate.pem"] = *chain;
@@ -223,7 +223,7 @@ class layer_translator {
     const auto algorithm = own("ssl.endpoint.identification.algorithm");
     if (!algorithm) return;
     const std::string upper = upper_ascii(*algorithm);
-    // Java turns hostname verification off with an empty value; librdkafka with "none".
+    // Java turns hostname verification off with an empty value; the client library with "none".
     if (algorithm->empty() || upper == "NONE") {
       out_["ssl.endpoint.identification.algorithm"] = "none";
     } else if (upper == "HTTPS") {
@@ -246,7 +246,7 @@ class layer_translator {
 
 }  // namespace
 
-settings_map librdkafka_security_settings(const settings_map& settings, std::string_view prefix,
+settings_map client_security_settings(const settings_map& settings, std::string_view prefix,
                                           const settings_map* inherited, std::vector<std::string>* warnings) {
   return layer_translator{settings, prefix, inherited, warnings}.translate();
 }
@@ -254,10 +254,10 @@ settings_map librdkafka_security_settings(const settings_map& settings, std::str
 void translate_security_settings(worker_config& config, std::vector<std::string>* warnings) {
   // The override layers first: they consult the common layer as written.
   const settings_map common = config.security_settings;
-  config.producer_overrides = librdkafka_security_settings(config.producer_overrides, "producer.", &common, warnings);
-  config.consumer_overrides = librdkafka_security_settings(config.consumer_overrides, "consumer.", &common, warnings);
-  config.admin_overrides = librdkafka_security_settings(config.admin_overrides, "admin.", &common, warnings);
-  config.security_settings = librdkafka_security_settings(common, "", nullptr, warnings);
+  config.producer_overrides = client_security_settings(config.producer_overrides, "producer.", &common, warnings);
+  config.consumer_overrides = client_security_settings(config.consumer_overrides, "consumer.", &common, warnings);
+  config.admin_overrides = client_security_settings(config.admin_overrides, "admin.", &common, warnings);
+  config.security_settings = client_security_settings(common, "", nullptr, warnings);
 }
 
 }  // namespace status_store

@@ -23,7 +23,7 @@ struct retry_settings {
 };
 
 struct worker_config {
-  /// Kafka bootstrap servers; the value "mock" selects the embedded librdkafka mock cluster.
+  /// Kafka bootstrap servers; the value "mock" selects the embedded mock cluster.
   std::string bootstrap_servers = std::string{defaults::bootstrap_servers};
   std::string group_id = std::string{defaults::group_id};
   std::string client_id;  // optional "client.id", appended to the client id base like Connect

@@ -1,6 +1,6 @@
 #pragma once
 // Kafka's Java default partitioner for keyed records: toPositive(murmur2(keyBytes)) % numPartitions.
-// librdkafka's "murmur2_random" partitioner computes the same; this pure copy lets tests prove that a
+// The producer's "murmur2_random" partitioner computes the same; this pure copy lets tests prove that a
 // key lands where a Java worker would put it.
 #include <cstdint>
 #include <string_view>

@@ -2,6 +2,7 @@
 // The payloads of status-store's messages: plain structs with no actor framework and no Kafka inside,
 // so pure logic (actors/policy/) and tests can use them alone. The messages that carry them, and the
 // actor interfaces, are in messages/protocol.hpp.
+#include "messages/delivery_outcome.hpp"
 #include "messages/status.hpp"
 
 #include <cstdint>
@@ -49,13 +50,15 @@ struct outgoing_record {
   friend bool operator==(const outgoing_record&, const outgoing_record&) = default;
 };
 
-/// One delivery report. `error` is librdkafka's error code (rd_kafka_resp_err_t; 0 = acknowledged).
+/// One delivery report, judged by the producer client where the Kafka client hands it over: the write
+/// path decides on `verdict`; `error` and `error_text` are the client's code and text, for logs only.
 struct delivery_result {
   std::string key;
   uint64_t send_id = 0;
-  int32_t error = 0;
+  int32_t error = 0;  // 0 = acknowledged
   int32_t partition = -1;
-  std::string error_text;  // librdkafka's text; empty on success
+  std::string error_text;  // the client's text; empty on success
+  delivery_verdict verdict;
   friend bool operator==(const delivery_result&, const delivery_result&) = default;
 };
 

@@ -3,7 +3,7 @@
 //
 // The path of one status update reads in one direction:
 //
-//   facade ──put──▶ coalescer ──produce──▶ producer I/O ──(librdkafka)──▶ Kafka
+//   facade ──put──▶ coalescer ──produce──▶ producer I/O ──(Kafka client)──▶ Kafka
 //                       ▲  │                     │
 //                       │  └──publish──▶ metrics │
 //                       │                        │
@@ -21,13 +21,13 @@
 // | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
 // | coalescer       | producer I/O    | report_to, coalescer_actor                | where delivery reports go (sent once)     |
 // | coalescer       | producer I/O    | produce, vector<outgoing_record>          | write these records, one per key          |
-// | producer I/O    | coalescer       | delivered, vector<delivery_result>        | acks and errors, in librdkafka's batches  |
+// | producer I/O    | coalescer       | delivered, vector<delivery_result>        | judged acks and errors, in batches        |
 // | coalescer       | retry scheduler | report_to, coalescer_actor                | where due retries go (sent once)          |
 // | coalescer       | retry scheduler | schedule, vector<retry_request>           | back off, then tell me                    |
 // | retry scheduler | coalescer       | retry_due, vector<retry_request>          | these retries' backoff has elapsed        |
 // | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
-// | coalescer       | itself          | drain_deadline                            | the stop timeout has elapsed              |
+// | coalescer       | itself          | deadline                                  | the stop timeout has elapsed              |
 // | coalescer       | metrics         | publish, store_counters                   | cumulative counters and gauges            |
 // | topic reader    | status view     | records, vector<consumed_record>          | records read from the status topic        |
 // | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
@@ -114,7 +114,8 @@ typename Inspector::result_type inspect(Inspector& f, outgoing_record& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, delivery_result& x) {
-  return f(caf::meta::type_name("delivery_result"), x.key, x.send_id, x.error, x.partition, x.error_text);
+  return f(caf::meta::type_name("delivery_result"), x.key, x.send_id, x.error, x.partition, x.error_text,
+           x.verdict.outcome, x.verdict.authentication, x.verdict.advice);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
@@ -209,7 +210,7 @@ using coalescer_actor = caf::typed_actor<
     caf::reacts_to<tick_atom>,                                 // self: ship outbox and counters
     caf::reacts_to<deadline_atom>>;                            // self: drain timeout elapsed
 
-/// Producer I/O: owns the librdkafka producer; reports deliveries to the coalescer.
+/// Producer I/O: owns the Kafka producer client; reports judged deliveries to the coalescer.
 using producer_actor = caf::typed_actor<
     caf::reacts_to<report_to_atom, coalescer_actor>,           // where delivery reports go
     caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these

@@ -2,8 +2,8 @@
 // The one thing status-store adds to Connect's status records: a record header naming the store
 // instance that wrote it. Keys, values, tombstones and partitions stay Connect's bytes; Connect's
 // KafkaStatusBackingStore reads only keys and values, so Java workers share the topic unchanged.
-// Why: a send that timed out may still be on the topic (a leader died after writing it), and librdkafka
-// may write one send twice; only an identity carried by the record itself lets the store tell such a
+// Why: a send that timed out may still be on the topic (a leader died after writing it), and the
+// producer may write one send twice; only an identity carried by the record itself lets the store tell such a
 // read-back from another writer's record. See docs/retries.md, "Own writes".
 #include <cstdint>
 #include <string>

@@ -5,7 +5,7 @@
 // (NETWORK_EXCEPTION, CORRUPT_MESSAGE, FENCED/UNKNOWN_LEADER_EPOCH, THROTTLING_QUOTA_EXCEEDED);
 // with retries=0 they reach us in the delivery report and *we* retry them, as Java would.
 // Pure logic: uses librdkafka's error enum, never a librdkafka call.
-#include "actors/policy/delivery_outcome.hpp"
+#include "messages/delivery_outcome.hpp"
 
 #include <librdkafka/rdkafka.h>
 

@@ -1,5 +1,7 @@
 #include "actors/kafka/kafka_producer_client.hpp"
 
+#include "actors/kafka/credential_failure_watch.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 #include "actors/kafka/librdkafka_conf.hpp"
 #include "messages/record_writer_header.hpp"
 
@@ -9,7 +11,7 @@ namespace status_store {
 
 kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic,
                                              std::string writer_id)
-    : writer_id_(std::move(writer_id)) {
+    : writer_id_(std::move(writer_id)), credentials_(std::make_unique<credential_failure_watch>("status producer")) {
   char errstr[512];
   rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "producer");
   rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
@@ -25,10 +27,10 @@ kafka_producer_client::kafka_producer_client(const kafka_settings& settings, con
 
 kafka_producer_client::~kafka_producer_client() { shutdown(); }
 
-rd_kafka_resp_err_t kafka_producer_client::produce(const outgoing_record& record) {
+std::optional<delivery_result> kafka_producer_client::produce(const outgoing_record& record) {
   // The send_id travels as the message opaque and comes back in the delivery report.
   void* opaque = reinterpret_cast<void*>(static_cast<uintptr_t>(record.send_id));
-  return rd_kafka_producev(
+  const rd_kafka_resp_err_t err = rd_kafka_producev(
       rk_, RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(RD_KAFKA_PARTITION_UA), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
       RD_KAFKA_V_VALUE(record.tombstone ? nullptr : const_cast<char*>(record.value.data()),
                        record.tombstone ? 0 : record.value.size()),
@@ -36,6 +38,8 @@ rd_kafka_resp_err_t kafka_producer_client::produce(const outgoing_record& record
       // The name is a NUL-terminated literal, as librdkafka needs.
       RD_KAFKA_V_HEADER(writer_header_name.data(), writer_id_.data(), static_cast<ssize_t>(writer_id_.size())),
       RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return std::nullopt;
+  return delivery_result{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
 }
 
 void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
@@ -47,23 +51,24 @@ void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* m
   r.partition = msg->partition;
   if (msg->err) r.error_text = rd_kafka_err2str(msg->err);
   if (!msg->err) {
-    self->credentials_.clear();
+    self->credentials_->clear();
   } else if ((msg->err == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT ||
               (msg->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE && self->polling_.load(std::memory_order_relaxed))) &&
-             self->credentials_.failing()) {
+             self->credentials_->failing()) {
     // Not sent because the broker refuses our credentials: report that, not a timeout.
-    if (const auto failure = self->credentials_.failure()) {
+    if (const auto failure = self->credentials_->failure()) {
       r.error = failure->error;
       r.error_text = failure->reason;
     }
   }
+  r.verdict = judge_delivery_error(static_cast<rd_kafka_resp_err_t>(r.error));
   self->batch_.push_back(std::move(r));
 }
 
 void kafka_producer_client::on_error(rd_kafka_t* rk, int error, const char* reason, void* opaque) {
   auto* self = static_cast<kafka_producer_client*>(opaque);
   const auto code = static_cast<rd_kafka_resp_err_t>(error);
-  self->credentials_.on_error(code, reason);
+  self->credentials_->on_error(code, reason);
   // Records waiting for a connection would wait out message.timeout.ms for nothing; their purge
   // reports arrive in this same poll loop.
   if (credential_failure_watch::is_credential_error(code)) rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);

@@ -2,21 +2,28 @@
 // The librdkafka producer behind producer I/O, as a small plain C++ object (no actors inside):
 // create from settings, produce one record, and hand delivery reports to a sink in the batches
 // librdkafka serves them in. Reports are served by one dedicated poll thread blocking in
-// rd_kafka_poll — no busy polling, and never a blocking call on a CAF scheduler thread.
-#include "actors/kafka/credential_failure_watch.hpp"
+// rd_kafka_poll — no busy polling, and never a blocking call on a CAF scheduler thread. Every
+// report leaves here judged (delivery_result::verdict), so the actors never see librdkafka's codes;
+// librdkafka's handles are only declared, so the producer actor compiles without librdkafka.
 #include "config/client_settings.hpp"
-#include "messages/protocol.hpp"
-
-#include <librdkafka/rdkafka.h>
+#include "messages/payloads.hpp"
 
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+// librdkafka's rd_kafka_t, rd_kafka_topic_t and rd_kafka_message_t.
+struct rd_kafka_s;
+struct rd_kafka_topic_s;
+struct rd_kafka_message_s;
+
 namespace status_store {
+
+class credential_failure_watch;
 
 class kafka_producer_client {
  public:
@@ -29,8 +36,9 @@ class kafka_producer_client {
   kafka_producer_client(const kafka_producer_client&) = delete;
   kafka_producer_client& operator=(const kafka_producer_client&) = delete;
 
-  /// Enqueues one record; returns 0 or the synchronous error (e.g. _QUEUE_FULL, MSG_SIZE_TOO_LARGE).
-  rd_kafka_resp_err_t produce(const outgoing_record& record);
+  /// Enqueues one record. A record librdkafka refuses at once (e.g. _QUEUE_FULL, MSG_SIZE_TOO_LARGE)
+  /// gets its delivery report here, judged, instead of from the poll thread.
+  std::optional<delivery_result> produce(const outgoing_record& record);
 
   /// Starts the poll thread; reports go to `sink` from that thread.
   void start_polling(delivery_sink sink);
@@ -39,15 +47,13 @@ class kafka_producer_client {
   /// already drained or counted them) and destroys the producer. Idempotent.
   void shutdown();
 
-  rd_kafka_t* handle() const { return rk_; }
-
  private:
-  static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
-  static void on_error(rd_kafka_t*, int error, const char* reason, void* opaque);
+  static void on_delivery(rd_kafka_s*, const rd_kafka_message_s* msg, void* opaque);
+  static void on_error(rd_kafka_s*, int error, const char* reason, void* opaque);
   void poll_loop();
 
-  rd_kafka_t* rk_ = nullptr;
-  rd_kafka_topic_t* topic_ = nullptr;
+  rd_kafka_s* rk_ = nullptr;
+  rd_kafka_topic_s* topic_ = nullptr;
   std::string writer_id_;
   delivery_sink sink_;
   std::vector<delivery_result> batch_;  // filled by on_delivery during rd_kafka_poll (poll thread)
@@ -56,7 +62,7 @@ class kafka_producer_client {
   // records are purged and their reports, like timed-out ones, carry the credential error, which the
   // error table does not retry: each update fails after one attempt instead of waiting out
   // message.timeout.ms and its retries against a broker that will keep refusing it.
-  credential_failure_watch credentials_{"status producer"};
+  std::unique_ptr<credential_failure_watch> credentials_;
   std::thread poller_;
 };
 

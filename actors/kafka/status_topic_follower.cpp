@@ -1,5 +1,7 @@
 #include "actors/kafka/status_topic_follower.hpp"
 
+#include "actors/kafka/topic_consumer.hpp"
+
 namespace status_store {
 
 namespace {
@@ -13,6 +15,8 @@ status_topic_follower::status_topic_follower(const kafka_settings& settings, con
     : consumer_(std::make_unique<topic_consumer>(settings, topic, timeout, std::move(own_writer_id))) {}
 
 status_topic_follower::~status_topic_follower() { stop(); }
+
+uint64_t status_topic_follower::records_at_start() const { return consumer_->records_at_start(); }
 
 void status_topic_follower::start(records_sink on_records, caught_up_sink on_caught_up) {
   if (running_.exchange(true)) return;

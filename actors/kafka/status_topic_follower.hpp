@@ -3,14 +3,21 @@
 // beginning and then keeps following it, handing records to a sink in batches (one actor message per batch)
 // and saying once when the replay has reached the end offsets seen at start-up. Blocks only in
 // rd_kafka_consumer_poll on its own thread, never on a CAF scheduler thread.
-#include "actors/kafka/topic_consumer.hpp"
+#include "config/client_settings.hpp"
+#include "messages/payloads.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace status_store {
+
+class topic_consumer;  // actors/kafka/topic_consumer.hpp: librdkafka stays out of the status view
 
 class status_topic_follower {
  public:
@@ -28,7 +35,7 @@ class status_topic_follower {
   /// Stops and joins the thread. Idempotent.
   void stop();
 
-  uint64_t records_at_start() const { return consumer_->records_at_start(); }
+  uint64_t records_at_start() const;
 
  private:
   void run();

@@ -93,7 +93,8 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   ks.next = std::make_unique<pending_update>(std::move(p));
 }
 
-bool coalescing_table::delivered(const delivery_result& r, const delivery_verdict& verdict, int64_t now_ns) {
+bool coalescing_table::delivered(const delivery_result& r, int64_t now_ns) {
+  const delivery_verdict& verdict = r.verdict;
   auto it = keys_.find(r.key);
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
   if (it == keys_.end() || !it->second.in_flight || it->second.send_id != r.send_id) return false;
@@ -113,7 +114,7 @@ bool coalescing_table::delivered(const delivery_result& r, const delivery_verdic
     case delivery_outcome::non_retriable:
       if (verdict.authentication) ++counters_.authentication_failure;
       fail_head(r.key, ks, r,
-                verdict.advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{verdict.advice});
+                verdict.advice.empty() ? std::string{"not retriable"} : "not retriable: " + verdict.advice);
       return false;
     case delivery_outcome::retriable:
       if (ks.retries_done >= max_retries_) {

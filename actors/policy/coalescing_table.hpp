@@ -17,7 +17,6 @@
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
 #include "actors/policy/latency_histogram.hpp"
-#include "actors/policy/delivery_outcome.hpp"
 #include "messages/payloads.hpp"
 
 #include <spdlog/logger.h>
@@ -46,8 +45,8 @@ class coalescing_table {
     counters_.accepted += n;
     counters_.coalesced += n;
   }
-  /// One delivery report, judged. Returns true if it scheduled a retry.
-  bool delivered(const delivery_result& report, const delivery_verdict& verdict, int64_t now_ns);
+  /// One delivery report (judged by the producer client). Returns true if it scheduled a retry.
+  bool delivered(const delivery_result& report, int64_t now_ns);
   /// A retry's backoff has elapsed.
   void retry_due(const retry_request& due);
   /// A record read back from the topic.

@@ -105,8 +105,10 @@ CAF_TEST(retries of different keys falling due together share one timer) {
   put(update("status-connector-a", "a1"));
   put(update("status-connector-b", "b1"));
   CAF_REQUIRE_EQUAL(produced().size(), 2u);
-  std::vector<delivery_result> batch{{"status-connector-a", produced()[0].send_id, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, 0, "t"},
-                                     {"status-connector-b", produced()[1].send_id, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, 0, "t"}};
+  const auto timed_out = judge_delivery_error(RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
+  std::vector<delivery_result> batch{
+      {"status-connector-a", produced()[0].send_id, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, 0, "t", timed_out},
+      {"status-connector-b", produced()[1].send_id, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, 0, "t", timed_out}};
   self->send(coalescer, delivered_atom::value, std::move(batch));
   settle();
   const auto first = next_expected_delay(0);

@@ -335,7 +335,8 @@ struct sim_fixture : store_fixture {
                                          worker_of(r.key, seq), generation_of(r.key, seq)});
       ++(kept ? written_anyway : duplicates);
     }
-    deliveries.emplace(t + delay, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : ""});
+    deliveries.emplace(t + delay, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : "",
+                                                                judge_delivery_error(static_cast<rd_kafka_resp_err_t>(err))});
     log("send " + r.key + (seq ? " seq " + std::to_string(*seq) : " <tombstone>") + (fresh ? "" : " (retry)") +
         " -> " + std::to_string(err) + (kept ? " (kept by the broker)" : "") + (duplicate ? " (written twice)" : ""));
   }

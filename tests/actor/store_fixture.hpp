@@ -3,6 +3,7 @@
 // producer in place of Kafka, and the retry jitter seeded so a test can replay the exact delays.
 #include "caf_dsl.hpp"
 
+#include "actors/kafka/delivery_error_table.hpp"
 #include "actors/policy/backoff_policy.hpp"
 #include "actors/coalescer_actor.hpp"
 #include "actors/metrics_actor.hpp"
@@ -135,7 +136,8 @@ struct store_fixture : test_coordinator_fixture<> {
 
   /// The delivery report the real producer's poll thread would send.
   void report(const outgoing_record& r, rd_kafka_resp_err_t err) {
-    std::vector<delivery_result> batch{delivery_result{r.key, r.send_id, err, 0, err ? rd_kafka_err2str(err) : ""}};
+    std::vector<delivery_result> batch{delivery_result{r.key, r.send_id, err, 0, err ? rd_kafka_err2str(err) : "",
+                                                      judge_delivery_error(err)}};
     self->send(coalescer, delivered_atom::value, std::move(batch));
     settle();
   }

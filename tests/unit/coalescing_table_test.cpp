@@ -33,8 +33,8 @@ struct CoalescingTable : ::testing::Test {
   }
   bool report(const outgoing_record& r, const delivery_verdict& verdict) {
     const bool retry = table.delivered(delivery_result{r.key, r.send_id, verdict.outcome == delivery_outcome::success ? 0 : 1,
-                                                       0, "error"},
-                                       verdict, now);
+                                                       0, "error", verdict},
+                                       now);
     collect();
     return retry;
   }

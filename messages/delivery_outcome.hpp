@@ -1,8 +1,9 @@
 #pragma once
-// What a delivery report means for the write path, in our own terms: the coalescing table decides
-// on this, never on librdkafka's error codes (actors/kafka/delivery_error_table.hpp classifies those).
+// What a delivery report means for the write path, in our own terms: the producer client judges each
+// report where the Kafka client hands it over (actors/kafka/delivery_error_table.hpp), and the
+// coalescing rules decide on this verdict, never on the client's error codes.
 #include <cstdint>
-#include <string_view>
+#include <string>
 
 namespace status_store {
 
@@ -16,7 +17,8 @@ enum class delivery_outcome : uint8_t {
 struct delivery_verdict {
   delivery_outcome outcome = delivery_outcome::success;
   bool authentication = false;  // the broker refused credentials or TLS set-up (counted apart)
-  std::string_view advice;      // what an operator can change, for errors configuration causes
+  std::string advice;           // what an operator can change, for errors configuration causes
+  friend bool operator==(const delivery_verdict&, const delivery_verdict&) = default;
 };
 
 }  // namespace status_store
