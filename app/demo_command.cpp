@@ -7,6 +7,7 @@
 #include "app/store/metric_names.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
+#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "app/stop_signals.hpp"
 #include "config/client_settings.hpp"

@@ -7,10 +7,15 @@ install(TARGETS status_store status_store_core EXPORT status_store_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir actors app config messages)
-  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/${dir}
-          FILES_MATCHING PATTERN "*.hpp")
-endforeach()
+# The public headers only: <status_store/store.hpp> and what it includes (the protocol in messages/,
+# the worker configuration). Nothing from actors/ and no librdkafka header; tests/app/example_worker_test.sh
+# compiles each installed header alone to keep it so.
+set(STATUS_STORE_PUBLIC_CONFIG_HEADERS config/worker_config.hpp config/defaults.hpp config/properties.hpp
+    config/config_error.hpp config/logging.hpp)
+install(FILES app/store/store.hpp app/store/metric_names.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store)
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/messages/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/messages
+        FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${STATUS_STORE_PUBLIC_CONFIG_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/config)
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindCAF017.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/status_store)
 # librdkafka's licences (BSD-2-Clause and its bundled parts) with the executable that loads it.

@@ -1,7 +1,7 @@
 // A minimal Connect-style worker that embeds status-store in its *own* actor system: the store's
 // actors run next to the worker's, and the worker's actor talks to the store through the typed
 // coalescer interface while plain code uses the facade. Runs on the embedded mock cluster.
-#include <status_store/app/store/store.hpp>
+#include <status_store/store.hpp>
 #include <status_store/messages/status_record_codec.hpp>
 
 #include <caf/all.hpp>

@@ -7,7 +7,9 @@
 #include "actors/metrics_actor.hpp"
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
+#include "actors/ingest/ingest_table.hpp"
 #include "actors/status_view_actor.hpp"
+#include "app/store/mock_cluster.hpp"
 #include "app/store/status_topic_admin.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
@@ -125,19 +127,21 @@ int64_t steady_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-}  // namespace
 
-void store::offered(ingest_table::offer_result result) {
+/// What a caller does after offering updates to the ingest table: wake the coalescer when the table
+/// was idle; log a refusal (the store is stopping) once.
+void after_offer(ingest_table::offer_result result, const caf::actor& wake_target, std::atomic<bool>& refused_logged) {
   if (result == ingest_table::offer_result::wake_needed) {
-    caf::anon_send(wake_target_, wake_atom::value);
-  } else if (result == ingest_table::offer_result::refused && !refused_logged_.exchange(true)) {
+    caf::anon_send(wake_target, wake_atom::value);
+  } else if (result == ingest_table::offer_result::refused && !refused_logged.exchange(true)) {
     component_logger("store")->warn("refusing status updates: the store is stopping or stopped");
   }
 }
+}  // namespace
 
 void store::send(status_update update) {
   update.put_ns = steady_now_ns();
-  offered(ingest_->offer(std::move(update)));
+  after_offer(ingest_->offer(std::move(update)), wake_target_, refused_logged_);
 }
 
 namespace {
@@ -173,7 +177,7 @@ void store::put_all(std::vector<status_update> updates) {
   if (updates.empty()) return;
   const int64_t now = steady_now_ns();
   for (auto& u : updates) u.put_ns = now;
-  offered(ingest_->offer_all(std::move(updates)));
+  after_offer(ingest_->offer_all(std::move(updates)), wake_target_, refused_logged_);
 }
 
 bool store::flush(std::chrono::milliseconds timeout) {

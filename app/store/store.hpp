@@ -1,7 +1,7 @@
 #pragma once
-// The embedding API: a plain C++ facade over the actors, for worker code that is not itself an actor
+// The embedding API, installed as <status_store/store.hpp>: a plain C++ facade over the actors, for worker code that is not itself an actor
 // — Connect's StatusBackingStore in C++. Every call is thread-safe. Updates are encoded on the
-// caller's thread and put into the ingest table (actors/ingest/ingest_table.hpp), where the newest
+// caller's thread and put into the store's ingest table, where the newest
 // update of a key replaces one still waiting: a put never waits for more than a map insert, and memory
 // is bounded by the number of keys, whatever the update rate. Queries, flush() and stop() block, each
 // bounded by a timeout.
@@ -13,9 +13,10 @@
 // Code that is itself an actor can skip the facade and talk to actor() — the coalescer's typed
 // interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
 // and updates sent as messages are not ordered with each other.
-#include "actors/ingest/ingest_table.hpp"
-#include "app/store/metric_names.hpp"
-#include "app/store/mock_cluster.hpp"
+//
+// Public: it includes only messages/, config/ and its neighbour metric_names.hpp (relative, so the
+// same line works installed), never an actor's or the Kafka client library's header.
+#include "metric_names.hpp"
 #include "config/worker_config.hpp"
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
@@ -37,6 +38,9 @@
 #include <vector>
 
 namespace status_store {
+
+class ingest_table;  // actors/ingest/ingest_table.hpp
+class mock_cluster;  // app/store/mock_cluster.hpp (not installed: tests use it)
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
 /// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with
@@ -125,7 +129,8 @@ class store {
   const worker_config& config() const { return config_; }
   /// The bootstrap servers in use (the embedded mock cluster's ports when bootstrap.servers=mock).
   const std::string& bootstrap_servers() const { return bootstrap_servers_; }
-  /// The embedded mock cluster, or nullptr when a real cluster is used.
+  /// The embedded mock cluster, or nullptr when a real cluster is used. For tests, which include
+  /// app/store/mock_cluster.hpp to drive it; embedders see an opaque pointer.
   mock_cluster* embedded_mock_cluster() const { return mock_.get(); }
   /// This instance's writer id: the value of the writer header on every record it writes
   /// (messages/record_writer_header.hpp); new for every store.
@@ -136,7 +141,6 @@ class store {
   void send(status_update update);
   void stop_reporter_thread();
   void report_metrics(bool final);
-  void offered(ingest_table::offer_result result);
   void stop_actors(std::chrono::milliseconds drain, drain_report* report);
 
   worker_config config_;

@@ -5,6 +5,7 @@
 // tests/actor/own_writes_test.cpp and the simulation.
 #include "actors/kafka/topic_consumer.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
+#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"

@@ -2,6 +2,7 @@
 // reports, injected broker errors and a full outage; what reached the topic is read back by a plain
 // consumer. Wall-clock waits are fine here: these tests use real time, unlike the actor tests.
 #include "actors/kafka/topic_snapshot.hpp"
+#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "mock_store.hpp"
 #include "config/client_settings.hpp"
