@@ -1,9 +1,8 @@
 #include "app/librdkafka_settings_check.hpp"
 
+#include "actors/kafka/librdkafka_client.hpp"
 #include "config/config_error.hpp"
 #include "config/secret_masking.hpp"
-
-#include <librdkafka/rdkafka.h>
 
 #include <map>
 #include <memory>
@@ -17,12 +16,9 @@ namespace {
 void check_layer(const std::map<std::string, std::string>& settings, std::string_view prefix) {
   const std::unique_ptr<rd_kafka_conf_t, decltype(&rd_kafka_conf_destroy)> conf{rd_kafka_conf_new(),
                                                                                   &rd_kafka_conf_destroy};
-  for (const auto& [key, value] : settings) {
-    char errstr[512];
-    if (rd_kafka_conf_set(conf.get(), key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
-      const std::string property = std::string{prefix} + key;
-      throw config_error(property, mask_if_secret(property, value), std::string{"librdkafka refuses it: "} + errstr);
-    }
+  if (auto rejected = apply_settings(conf.get(), settings)) {
+    const std::string property = std::string{prefix} + rejected->key;
+    throw config_error(property, mask_if_secret(property, rejected->value), "librdkafka refuses it: " + rejected->reason);
   }
 }
 

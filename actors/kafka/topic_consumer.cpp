@@ -1,7 +1,7 @@
 #include "actors/kafka/topic_consumer.hpp"
 
 #include "actors/kafka/delivery_error_table.hpp"
-#include "actors/kafka/librdkafka_conf.hpp"
+#include "actors/kafka/librdkafka_client.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
 
@@ -21,15 +21,8 @@ struct partition_list {
 };
 
 rd_kafka_t* make_consumer(const kafka_settings& settings, credential_failure_watch& credentials) {
-  char errstr[512];
-  rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "consumer");
-  credentials.install(conf);
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr);
-  if (!rk) {
-    rd_kafka_conf_destroy(conf);
-    throw std::runtime_error(std::string{"cannot create the status consumer: "} + errstr);
-  }
-  return rk;
+  return new_librdkafka_client(RD_KAFKA_CONSUMER, settings, "consumer", "status consumer",
+                               [&](rd_kafka_conf_t* conf) { credentials.install(conf); });
 }
 
 /// Whether `m` carries the writer header with exactly `writer_id`.

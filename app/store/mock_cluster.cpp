@@ -1,6 +1,6 @@
 #include "app/store/mock_cluster.hpp"
 
-#include "actors/kafka/librdkafka_logging.hpp"
+#include "actors/kafka/librdkafka_client.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,15 +8,9 @@
 namespace status_store {
 
 mock_cluster::mock_cluster(int brokers) : brokers_(brokers) {
-  char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof errstr);  // the owner never talks to Kafka
-  route_librdkafka_logs(conf);
-  owner_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-  if (!owner_) {
-    rd_kafka_conf_destroy(conf);
-    throw std::runtime_error(std::string{"cannot create the mock cluster's owner handle: "} + errstr);
-  }
+  // log_level 3: the owner never talks to Kafka.
+  owner_ = new_librdkafka_client(RD_KAFKA_PRODUCER, {{"log_level", "3"}}, "mock cluster owner",
+                                 "mock cluster's owner handle");
   cluster_ = rd_kafka_mock_cluster_new(owner_, brokers);
   if (!cluster_) {
     rd_kafka_destroy(owner_);

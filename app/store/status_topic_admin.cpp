@@ -1,7 +1,7 @@
 #include "app/store/status_topic_admin.hpp"
 
 #include "actors/kafka/credential_failure_watch.hpp"
-#include "actors/kafka/librdkafka_conf.hpp"
+#include "actors/kafka/librdkafka_client.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 
@@ -32,16 +32,9 @@ struct event_deleter {
 using event_ptr = std::unique_ptr<rd_kafka_event_t, event_deleter>;
 
 handle_ptr make_admin_client(const kafka_settings& settings, credential_failure_watch& credentials) {
-  char errstr[512];
-  rd_kafka_conf_t* conf = make_librdkafka_conf(settings, "admin");
-  credentials.install(conf);
   // The admin API works on a producer handle; it never produces.
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-  if (!rk) {
-    rd_kafka_conf_destroy(conf);
-    throw std::runtime_error(std::string{"cannot create the admin client: "} + errstr);
-  }
-  return handle_ptr{rk};
+  return handle_ptr{new_librdkafka_client(RD_KAFKA_PRODUCER, settings, "admin", "admin client",
+                                          [&](rd_kafka_conf_t* conf) { credentials.install(conf); })};
 }
 
 /// Waits for the result event of an admin request.
