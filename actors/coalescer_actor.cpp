@@ -122,12 +122,12 @@ void on_tick(self_ptr self) {
   }
 }
 
-coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config, producer_actor producer,
+coalescer_actor::behavior_type coalescer(self_ptr self, retry_settings retry, producer_actor producer,
                                          retry_scheduler_actor scheduler, metrics_actor metrics,
                                          std::shared_ptr<ingest_table> ingest) {
   auto& st = self->state;
   st.log = component_logger("coalescer");
-  st.table = std::make_unique<coalescing_table>(config.max_retries, st.log);
+  st.table = std::make_unique<coalescing_table>(static_cast<uint32_t>(retry.max_retries), st.log);
   st.ingest = std::move(ingest);
   st.producer = std::move(producer);
   st.scheduler = std::move(scheduler);
@@ -201,10 +201,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
 
 }  // namespace
 
-coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
+coalescer_actor spawn_coalescer(caf::actor_system& system, const retry_settings& retry, producer_actor producer,
                                 retry_scheduler_actor scheduler, metrics_actor metrics,
                                 std::shared_ptr<ingest_table> ingest) {
-  return system.spawn(coalescer, config, std::move(producer), std::move(scheduler), std::move(metrics),
+  return system.spawn(coalescer, retry, std::move(producer), std::move(scheduler), std::move(metrics),
                       std::move(ingest));
 }
 

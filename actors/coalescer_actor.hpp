@@ -10,6 +10,7 @@
 // count what is left as failed at the deadline). Rules and their tests: docs/retries.md and
 // tests/actor/coalescer_test.cpp, tests/unit/coalescing_table_test.cpp.
 #include "actors/ingest/ingest_table.hpp"
+#include "config/retry_settings.hpp"
 #include "messages/protocol.hpp"
 
 #include <cstdint>
@@ -17,13 +18,10 @@
 
 namespace status_store {
 
-struct coalescer_config {
-  uint32_t max_retries = 5;  // status.storage.retry.max.retries
-};
-
-/// Spawns the coalescer; it introduces itself to the producer and the scheduler (report_to). `ingest`
-/// (may be null) is the table the facade's callers put into; a wake message says it has updates.
-coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
+/// Spawns the coalescer, which fails an update after `retry.max_retries` retries; it introduces itself
+/// to the producer and the scheduler (report_to). `ingest` (may be null) is the table the facade's
+/// callers put into; a wake message says it has updates.
+coalescer_actor spawn_coalescer(caf::actor_system& system, const retry_settings& retry, producer_actor producer,
                                 retry_scheduler_actor scheduler, metrics_actor metrics,
                                 std::shared_ptr<ingest_table> ingest = nullptr);
 

@@ -20,7 +20,7 @@ struct retry_scheduler_state {
   retry_scheduler_state() = default;  // required under C++20, see CMakeLists.txt
   static inline const char* name = "status-store.retry-scheduler";
 
-  backoff_policy policy;
+  retry_settings retry;
   std::optional<jitter_source> jitter;
   coalescer_actor coalescer;
   std::shared_ptr<spdlog::logger> log;
@@ -42,7 +42,7 @@ void arm_for_earliest(self_ptr self) {
 
 retry_scheduler_actor::behavior_type retry_scheduler(self_ptr self, retry_scheduler_config config) {
   auto& st = self->state;
-  st.policy = config.policy;
+  st.retry = config.retry;
   st.jitter.emplace(config.jitter_seed);
   st.log = component_logger("retry-scheduler");
   return {
@@ -51,7 +51,7 @@ retry_scheduler_actor::behavior_type retry_scheduler(self_ptr self, retry_schedu
         auto& s = self->state;
         const auto now = self->clock().now();
         for (auto& r : requests) {
-          const auto delay = backoff_delay(s.policy, r.retry_count, s.jitter->next());
+          const auto delay = backoff_delay(s.retry, r.retry_count, s.jitter->next());
           s.log->debug("retry {} of key '{}' in {:.3f} ms", r.retry_count + 1, r.key,
                        std::chrono::duration<double, std::milli>(delay).count());
           s.due.emplace(now + delay, std::move(r));

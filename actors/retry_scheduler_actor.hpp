@@ -10,7 +10,7 @@
 namespace status_store {
 
 struct retry_scheduler_config {
-  backoff_policy policy;
+  retry_settings retry;      // the worker's status.storage.retry.* settings, as configured
   uint64_t jitter_seed = 0;  // seeds the jitter; tests pass a fixed seed and replay its sequence
 };
 

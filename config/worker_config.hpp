@@ -4,6 +4,7 @@
 // the KIP, validated at start-up. All defaults live in config/defaults.hpp.
 #include "config/defaults.hpp"
 #include "config/properties.hpp"
+#include "config/retry_settings.hpp"
 
 #include <cstdint>
 #include <map>
@@ -12,15 +13,6 @@
 #include <vector>
 
 namespace status_store {
-
-/// The KIP's retry settings (status.storage.retry.*).
-struct retry_settings {
-  int32_t max_retries = defaults::max_retries;                // [0, 2147483647]; retries, not attempts
-  int64_t initial_backoff_ms = defaults::initial_backoff_ms;  // [0, max long]
-  int64_t max_backoff_ms = defaults::max_backoff_ms;          // [0, max long], >= initial
-  double backoff_multiplier = defaults::backoff_multiplier;   // [1.0, inf)
-  double jitter_factor = defaults::jitter_factor;             // [0.0, 1.0]
-};
 
 struct worker_config {
   /// Kafka bootstrap servers; the value "mock" selects the embedded mock cluster.

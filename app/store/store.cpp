@@ -85,15 +85,12 @@ void store::start(store_options options) {
             config_.status_topic, reader->records_at_start(), writer_id_, writer_header_name);
 
   const auto& r = config_.retry;
-  retry_scheduler_config scheduler_config{
-      backoff_policy{r.initial_backoff_ms, r.max_backoff_ms, r.backoff_multiplier, r.jitter_factor},
-      options.jitter_seed ? *options.jitter_seed : std::random_device{}()};
+  retry_scheduler_config scheduler_config{r, options.jitter_seed ? *options.jitter_seed : std::random_device{}()};
   metrics_ = spawn_metrics(*system_);
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
-  coalescer_ = spawn_coalescer(*system_, coalescer_config{static_cast<uint32_t>(r.max_retries)}, producer_,
-                               scheduler_, metrics_, ingest_);
+  coalescer_ = spawn_coalescer(*system_, r, producer_, scheduler_, metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
 

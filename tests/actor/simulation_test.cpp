@@ -251,8 +251,8 @@ struct sim_fixture : store_fixture {
   // ---- sends and their fates -------------------------------------------------------------------------------
 
   caf::timespan capped(uint32_t n) const {
-    const double ms = std::min(static_cast<double>(policy.initial_backoff_ms) * std::pow(policy.multiplier, n),
-                               static_cast<double>(policy.max_backoff_ms));
+    const double ms = std::min(static_cast<double>(retry.initial_backoff_ms) * std::pow(retry.backoff_multiplier, n),
+                               static_cast<double>(retry.max_backoff_ms));
     return caf::timespan{static_cast<int64_t>(ms * 1e6)};
   }
 
@@ -281,7 +281,7 @@ struct sim_fixture : store_fixture {
           violation("send of " + r.key + " after the retry limit (" + std::to_string(max_retries) + ")");
         const auto delay = t - km.failure_at;
         const auto low = capped(n);
-        const auto high = low + caf::timespan{static_cast<int64_t>(static_cast<double>(low.count()) * policy.jitter_factor)};
+        const auto high = low + caf::timespan{static_cast<int64_t>(static_cast<double>(low.count()) * retry.jitter_factor)};
         if (delay < low - 2ns || delay > high + 2ns)
           violation("retry " + std::to_string(n + 1) + " of " + r.key + " after " + std::to_string(delay.count()) +
                     " ns, outside [" + std::to_string(low.count()) + ", " + std::to_string(high.count()) + "]");
@@ -464,10 +464,10 @@ struct sim_fixture : store_fixture {
     other_writers = with_other_writers;
     via_ingest = s % 2 == 0;
     random.seed(s);
-    policy.initial_backoff_ms = std::array<int64_t, 3>{1, 50, 300}[pick(3)];
-    policy.max_backoff_ms = policy.initial_backoff_ms * std::array<int64_t, 4>{1, 4, 30, 100}[pick(4)];
-    policy.multiplier = std::array<double, 4>{1.0, 1.5, 2.0, 3.0}[pick(4)];
-    policy.jitter_factor = std::array<double, 3>{0.0, 0.25, 1.0}[pick(3)];
+    retry.initial_backoff_ms = std::array<int64_t, 3>{1, 50, 300}[pick(3)];
+    retry.max_backoff_ms = retry.initial_backoff_ms * std::array<int64_t, 4>{1, 4, 30, 100}[pick(4)];
+    retry.backoff_multiplier = std::array<double, 4>{1.0, 1.5, 2.0, 3.0}[pick(4)];
+    retry.jitter_factor = std::array<double, 3>{0.0, 0.25, 1.0}[pick(3)];
     max_retries = std::array<uint32_t, 6>{0, 1, 2, 3, 5, 8}[pick(6)];
     start(max_retries, s);
     const int steps = 100 + pick(200);
@@ -548,8 +548,8 @@ uint64_t simulate(bool with_other_writers) {
       ++failed;
       std::ostringstream out;
       out << "seed " << s << (with_other_writers ? " with other writers" : " as the only writer") << " (max.retries "
-          << fx.max_retries << ", backoff " << fx.policy.initial_backoff_ms << ".." << fx.policy.max_backoff_ms
-          << " ms x" << fx.policy.multiplier << " jitter " << fx.policy.jitter_factor << "):";
+          << fx.max_retries << ", backoff " << fx.retry.initial_backoff_ms << ".." << fx.retry.max_backoff_ms
+          << " ms x" << fx.retry.backoff_multiplier << " jitter " << fx.retry.jitter_factor << "):";
       for (auto& v : fx.violations) out << "\n    " << v;
       out << "\n  replay: STATUS_STORE_SIM_SEED=" << s << " ./build/tests/actor_tests -s '^simulation$' -v 4\n";
       std::cerr << out.str();

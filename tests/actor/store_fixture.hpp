@@ -68,7 +68,7 @@ inline status_update update(std::string key, std::string value, std::string work
 }
 
 struct store_fixture : test_coordinator_fixture<> {
-  backoff_policy policy;  // the KIP's defaults: 300 ms, x2, cap 10 s, jitter 0.25
+  retry_settings retry;  // the KIP's defaults: 300 ms, x2, cap 10 s, jitter 0.25 (max_retries: start())
   jitter_source expected_jitter{test_seed};  // replays the scheduler's random sequence
   metrics_actor metrics;
   retry_scheduler_actor scheduler;
@@ -80,11 +80,12 @@ struct store_fixture : test_coordinator_fixture<> {
   std::vector<caf::actor> probes;
   int64_t next_offset = 0;
 
-  void start(uint32_t max_retries = 5, uint64_t jitter_seed = test_seed) {
+  void start(uint32_t max_retries = defaults::max_retries, uint64_t jitter_seed = test_seed) {
+    retry.max_retries = static_cast<int32_t>(max_retries);
     metrics = spawn_metrics(sys);
-    scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{policy, jitter_seed});
+    scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{retry, jitter_seed});
     producer = sys.spawn(fake_producer);
-    coalescer = spawn_coalescer(sys, coalescer_config{max_retries}, producer, scheduler, metrics, ingest);
+    coalescer = spawn_coalescer(sys, retry, producer, scheduler, metrics, ingest);
     view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
     settle();
   }

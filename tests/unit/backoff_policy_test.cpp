@@ -10,8 +10,17 @@ using namespace status_store;
 using namespace std::chrono_literals;
 
 namespace {
-constexpr backoff_policy kip_defaults{300, 10000, 2.0, 0.25};
-constexpr backoff_policy no_jitter{300, 10000, 2.0, 0.0};
+/// Retry settings with these backoff fields (max_retries plays no part in a delay).
+constexpr retry_settings backoff(int64_t initial_ms, int64_t max_ms, double multiplier, double jitter) {
+  retry_settings r;
+  r.initial_backoff_ms = initial_ms;
+  r.max_backoff_ms = max_ms;
+  r.backoff_multiplier = multiplier;
+  r.jitter_factor = jitter;
+  return r;
+}
+constexpr retry_settings kip_defaults = backoff(300, 10000, 2.0, 0.25);
+constexpr retry_settings no_jitter = backoff(300, 10000, 2.0, 0.0);
 }  // namespace
 
 TEST(BackoffPolicy, WithoutJitterDoublesFromInitialUntilTheCap) {
@@ -23,6 +32,12 @@ TEST(BackoffPolicy, WithoutJitterDoublesFromInitialUntilTheCap) {
   EXPECT_EQ(backoff_delay(no_jitter, 5, 0.9), 9600ms);
   EXPECT_EQ(backoff_delay(no_jitter, 6, 0.9), 10000ms);
   EXPECT_EQ(backoff_delay(no_jitter, 60, 0.9), 10000ms);
+}
+
+TEST(BackoffPolicy, TheConfiguredDefaultsAreTheKips) {
+  // retry_settings{} carries config/defaults.hpp, the one place the numbers live.
+  for (uint32_t n : {0u, 1u, 5u, 6u, 30u})
+    for (double u : {0.0, 0.5, 0.99}) EXPECT_EQ(backoff_delay(retry_settings{}, n, u), backoff_delay(kip_defaults, n, u));
 }
 
 TEST(BackoffPolicy, JitterIsAddedOnTopOfTheCappedValue) {
@@ -50,26 +65,26 @@ TEST(BackoffPolicy, EveryDelayLiesWithinTheFormulasBounds) {
 }
 
 TEST(BackoffPolicy, HugeRetryCountsAndSettingsNeverOverflow) {
-  const backoff_policy huge{9223372036854775807LL, 9223372036854775807LL, 1e300, 1.0};
+  const retry_settings huge = backoff(9223372036854775807LL, 9223372036854775807LL, 1e300, 1.0);
   EXPECT_EQ(backoff_delay(huge, 4000000000u, 0.99), max_schedulable_delay);
   EXPECT_EQ(backoff_delay(kip_defaults, 4000000000u, 0.0), 10000ms);  // pow() is +inf, min() caps it
-  const backoff_policy big_cap{300, 9223372036854775807LL, 2.0, 0.0};
+  const retry_settings big_cap = backoff(300, 9223372036854775807LL, 2.0, 0.0);
   EXPECT_EQ(backoff_delay(big_cap, 200, 0.0), max_schedulable_delay);
 }
 
 TEST(BackoffPolicy, InitialAboveMaxIsCappedAtMax) {
   // Config validation forbids it; the formula still behaves (capped = max, jitter added).
-  const backoff_policy inverted{5000, 1000, 2.0, 0.0};
+  const retry_settings inverted = backoff(5000, 1000, 2.0, 0.0);
   EXPECT_EQ(backoff_delay(inverted, 0, 0.5), 1000ms);
 }
 
 TEST(BackoffPolicy, MultiplierOneGivesAConstantDelay) {
-  const backoff_policy constant{250, 10000, 1.0, 0.0};
+  const retry_settings constant = backoff(250, 10000, 1.0, 0.0);
   for (uint32_t n = 0; n < 100; n += 7) EXPECT_EQ(backoff_delay(constant, n, 0.3), 250ms);
 }
 
 TEST(BackoffPolicy, ZeroInitialBackoffRetriesImmediately) {
-  const backoff_policy zero{0, 0, 2.0, 0.25};
+  const retry_settings zero = backoff(0, 0, 2.0, 0.25);
   EXPECT_EQ(backoff_delay(zero, 3, 0.7), 0ns);
 }
 
