@@ -15,6 +15,7 @@ packages=(
   libcli11-dev        # command-line parsing of the status-store executable
   libcpp-httplib-dev  # the HTTP endpoint of `status-store run`
   libgtest-dev        # unit tests of the pure logic (actor tests use CAF's own test DSL)
+  clang-format        # clang-format-14: scripts/format.sh [--check] with the checked-in .clang-format
   # system tests (scripts/kafka-local.sh): Apache Kafka brokers run from Maven Central jars
   openjdk-17-jdk-headless maven
   kcat                # readiness and metadata checks of those brokers
