@@ -149,7 +149,8 @@ bool is_authentication_error(rd_kafka_resp_err_t err) {
 }
 
 delivery_verdict judge_delivery_error(rd_kafka_resp_err_t err) {
-  return delivery_verdict{classify_delivery_error(err), is_authentication_error(err), std::string{delivery_error_advice(err)}};
+  return delivery_verdict{classify_delivery_error(err), is_authentication_error(err),
+                          std::string{delivery_error_advice(err)}};
 }
 
 }  // namespace status_store

@@ -12,11 +12,12 @@ namespace status_store {
 kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic,
                                              std::string writer_id)
     : writer_id_(std::move(writer_id)), credentials_(std::make_unique<credential_failure_watch>("status producer")) {
-  rk_ = new_librdkafka_client(RD_KAFKA_PRODUCER, settings, "producer", "status producer", [this](rd_kafka_conf_t* conf) {
-    rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
-    rd_kafka_conf_set_error_cb(conf, &kafka_producer_client::on_error);
-    rd_kafka_conf_set_opaque(conf, this);
-  });
+  rk_ = new_librdkafka_client(RD_KAFKA_PRODUCER, settings, "producer", "status producer",
+                              [this](rd_kafka_conf_t* conf) {
+                                rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
+                                rd_kafka_conf_set_error_cb(conf, &kafka_producer_client::on_error);
+                                rd_kafka_conf_set_opaque(conf, this);
+                              });
   topic_ = rd_kafka_topic_new(rk_, topic.c_str(), nullptr);  // once: avoids a topic lookup per record
 }
 

@@ -28,7 +28,8 @@ std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf, const kafk
   return apply_each(conf, settings);
 }
 
-std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf, const std::map<std::string, std::string>& settings) {
+std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf,
+                                               const std::map<std::string, std::string>& settings) {
   return apply_each(conf, settings);
 }
 

@@ -24,7 +24,8 @@ struct rejected_setting {
 
 /// Applies `settings` to `conf` in order and stops at the first one librdkafka refuses.
 std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf, const kafka_settings& settings);
-std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf, const std::map<std::string, std::string>& settings);
+std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf,
+                                               const std::map<std::string, std::string>& settings);
 
 /// A new client of `type` (the admin API uses a producer handle) holding `settings`; `prepare` sets
 /// callbacks and the opaque on the configuration before rd_kafka_new. Throws std::runtime_error

@@ -1,10 +1,10 @@
 #pragma once
-// The embedding API, installed as <status_store/store.hpp>: a plain C++ facade over the actors, for worker code that is not itself an actor
-// — Connect's StatusBackingStore in C++. Every call is thread-safe. Updates are encoded on the
-// caller's thread and put into the store's ingest table, where the newest
-// update of a key replaces one still waiting: a put never waits for more than a map insert, and memory
-// is bounded by the number of keys, whatever the update rate. Queries, flush() and stop() block, each
-// bounded by a timeout.
+// The embedding API, installed as <status_store/store.hpp>: a plain C++ facade over the actors, for
+// worker code that is not itself an actor — Connect's StatusBackingStore in C++. Every call is
+// thread-safe. Updates are encoded on the caller's thread and put into the store's ingest table, where
+// the newest update of a key replaces one still waiting: a put never waits for more than a map insert,
+// and memory is bounded by the number of keys, whatever the update rate. Queries, flush() and stop()
+// block, each bounded by a timeout.
 //
 // Start-up (the constructor) creates or verifies the status topic and replays it to its end, so the
 // view is complete when the constructor returns, like Connect's start(). As in Connect, a status

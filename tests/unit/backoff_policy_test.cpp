@@ -37,7 +37,8 @@ TEST(BackoffPolicy, WithoutJitterDoublesFromInitialUntilTheCap) {
 TEST(BackoffPolicy, TheConfiguredDefaultsAreTheKips) {
   // retry_settings{} carries config/defaults.hpp, the one place the numbers live.
   for (uint32_t n : {0u, 1u, 5u, 6u, 30u})
-    for (double u : {0.0, 0.5, 0.99}) EXPECT_EQ(backoff_delay(retry_settings{}, n, u), backoff_delay(kip_defaults, n, u));
+    for (double u : {0.0, 0.5, 0.99})
+      EXPECT_EQ(backoff_delay(retry_settings{}, n, u), backoff_delay(kip_defaults, n, u));
 }
 
 TEST(BackoffPolicy, JitterIsAddedOnTopOfTheCappedValue) {
