@@ -7,6 +7,7 @@
 #include "app/status_store.hpp"
 #include "app/status_topic_admin.hpp"
 #include "actors/metric_names.hpp"
+#include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "messages/status_record_codec.hpp"
 
@@ -46,9 +47,7 @@ target parse_target(const std::vector<std::string>& args) {
 }
 
 status_state parse_state(const std::string& text) {
-  std::string upper = text;
-  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  auto state = parse_status_state(upper);
+  auto state = parse_status_state(ascii_uppercase(text));
   if (!state) throw config_error("--state", text, "must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED, DESTROYED");
   return *state;
 }
