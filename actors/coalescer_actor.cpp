@@ -108,7 +108,7 @@ void on_tick(self_ptr self) {
   if (auto sends = st.table->take_sends(); !sends.empty()) self->send(st.producer, produce_atom::value, std::move(sends));
   if (auto retries = st.table->take_retries(); !retries.empty())
     self->send(st.scheduler, schedule_atom::value, std::move(retries));
-  self->send(st.metrics, publish_atom::value, st.table->counters());
+  self->send(st.metrics, publish_atom::value, write_side_report{st.table->counters(), st.table->take_ack_latencies()});
   if (!st.flushes.empty()) {
     auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
       if (!st.table->resolved_through(f.first)) return false;

@@ -28,7 +28,7 @@
 // | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
 // | coalescer       | itself          | drain_deadline                            | the stop timeout has elapsed              |
-// | coalescer       | metrics         | publish, store_counters                   | cumulative counters and gauges            |
+// | coalescer       | metrics         | publish, write_side_report                | counters, gauges, new ack latencies       |
 // | topic reader    | status view     | records, vector<consumed_record>          | records read from the status topic        |
 // | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
 // | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
@@ -186,6 +186,10 @@ typename Inspector::result_type inspect(Inspector& f, view_counters& x) {
   return f(caf::meta::type_name("view_counters"), x.records_read, x.read_errors, x.replay_records, x.replay_ms);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
+  return f(caf::meta::type_name("write_side_report"), x.counters, x.ack_latencies_us);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
   return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view);
 }
@@ -223,7 +227,7 @@ using retry_scheduler_actor = caf::typed_actor<
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
 using metrics_actor = caf::typed_actor<
-    caf::reacts_to<publish_atom, store_counters>,              // from the coalescer
+    caf::reacts_to<publish_atom, write_side_report>,           // from the coalescer
     caf::reacts_to<publish_atom, view_counters>,               // from the status view
     caf::replies_to<get_atom>::with<metrics_snapshot>>;        // a snapshot
 

@@ -27,8 +27,7 @@ void coalescing_table::forget(key_state& ks) {
 void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now_ns) {
   const auto accepted = unresolved_.find(u.accept_seq);
   if (accepted == unresolved_.end()) return;
-  ack_latency_.record(static_cast<uint64_t>(std::max<int64_t>(0, now_ns - accepted->second)) / 1000);
-  ack_latency_changed_ = true;
+  ack_latencies_us_.push_back(static_cast<uint64_t>(std::max<int64_t>(0, now_ns - accepted->second)) / 1000);
   unresolved_.erase(accepted);
 }
 
@@ -208,12 +207,6 @@ std::vector<retry_request> coalescing_table::take_retries() { return std::exchan
 const store_counters& coalescing_table::counters() {
   counters_.pending = unresolved_.size();
   counters_.oldest_unacked_since_ns = unresolved_.empty() ? -1 : unresolved_.begin()->second;
-  if (ack_latency_changed_) {
-    ack_latency_changed_ = false;
-    counters_.ack_latency_p50_us = static_cast<int64_t>(ack_latency_.quantile(0.50));
-    counters_.ack_latency_p99_us = static_cast<int64_t>(ack_latency_.quantile(0.99));
-    counters_.ack_latency_max_us = static_cast<int64_t>(ack_latency_.max());
-  }
   return counters_;
 }
 

@@ -16,7 +16,6 @@
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
-#include "actors/latency_histogram.hpp"
 #include "actors/policy/delivery_outcome.hpp"
 #include "messages/payloads.hpp"
 
@@ -61,8 +60,10 @@ class coalescing_table {
   /// Retries to hand to the scheduler since the last call.
   std::vector<retry_request> take_retries();
 
-  /// Cumulative counters and current gauges (latency quantiles recomputed only when they changed).
+  /// Cumulative counters and current gauges (the latency quantiles are the metrics actor's).
   const store_counters& counters();
+  /// Put-to-acknowledgement latencies (µs) of the updates acknowledged since the last call.
+  std::vector<uint64_t> take_ack_latencies() { return std::exchange(ack_latencies_us_, {}); }
   /// Sequence number of the last accepted update; a flush taken now covers everything up to it.
   uint64_t last_accept_seq() const { return last_accept_seq_; }
   /// Whether every update accepted up to `seq` is resolved (acknowledged, failed, coalesced, dropped).
@@ -116,8 +117,7 @@ class coalescing_table {
   uint64_t last_accept_seq_ = 0;
   uint64_t last_send_id_ = 0;
   store_counters counters_;
-  latency_histogram ack_latency_;  // accept-to-acknowledgement time of every written update
-  bool ack_latency_changed_ = false;
+  std::vector<uint64_t> ack_latencies_us_;  // accept-to-acknowledgement times not yet taken
   std::vector<outgoing_record> sends_;
   std::vector<retry_request> retries_;
 };
