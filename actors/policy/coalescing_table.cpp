@@ -31,37 +31,41 @@ void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now
   unresolved_.erase(accepted);
 }
 
-void coalescing_table::start_send(const std::string& key, key_state& ks) {
-  ks.in_flight = true;
-  ks.send_id = ++last_send_id_;
+void coalescing_table::start_send(std::string_view key, work_in_progress& work) {
+  work.in_flight = true;
+  work.send_id = ++last_send_id_;
   ++counters_.in_flight;
-  sends_.push_back(outgoing_record{key, ks.head->tombstone, ks.head->value, ks.send_id});
+  sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
 }
 
 /// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next. A
 /// waiting putSafe is a delayed call, so its rule is checked again against what is known now.
-void coalescing_table::advance(const std::string& key, key_state& ks) {
-  ks.head.reset();
-  ks.retries_done = 0;
-  if (!ks.next) return;
-  ks.head = std::move(ks.next);
-  if (ks.head->safe && !can_write_safely(ks, *ks.head)) {
+void coalescing_table::advance(std::string_view key, key_state& ks) {
+  auto& work = *ks.work;
+  if (!work.next) {
+    ks.work.reset();  // idle again
+    return;
+  }
+  work.head = std::move(*work.next);
+  work.next.reset();
+  work.retries_done = 0;
+  if (work.head.safe && !can_write_safely(ks, work.head)) {
     ++counters_.dropped_stale;
     log_->debug("waiting putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
                 *ks.known_worker, ks.known_generation);
-    resolve(*ks.head);
-    ks.head.reset();
+    resolve(work.head);
+    ks.work.reset();
     return;
   }
-  start_send(key, ks);
+  start_send(key, work);
 }
 
-void coalescing_table::fail_head(const std::string& key, key_state& ks, const delivery_result& report,
+void coalescing_table::fail_head(std::string_view key, key_state& ks, const delivery_result& report,
                                  std::string_view why) {
   ++counters_.failure;
-  log_->error("status update for key '{}' failed after {} attempt(s): {} ({}); {}", key, ks.retries_done + 1,
+  log_->error("status update for key '{}' failed after {} attempt(s): {} ({}); {}", key, ks.work->retries_done + 1,
               report.error_text, report.error, why);
-  resolve(*ks.head);
+  resolve(ks.work->head);
   advance(key, ks);
 }
 
@@ -69,7 +73,9 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   ++counters_.accepted;
   pending_update p{u.tombstone, std::move(u.value), u.safe, std::move(u.worker_id), u.generation, ++last_accept_seq_};
   unresolved_.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns);
-  auto& ks = keys_[u.key];
+  auto it = keys_.find(std::string_view{u.key});
+  if (it == keys_.end()) it = keys_.emplace(compact_key{u.key}, key_state{}).first;
+  auto& ks = it->second;
   if (p.safe && !can_write_safely(ks, p)) {
     ++counters_.dropped_stale;
     log_->debug("putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
@@ -78,35 +84,38 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
     resolve(p);
     return;
   }
-  if (!ks.head) {
-    ks.head = std::make_unique<pending_update>(std::move(p));
-    start_send(u.key, ks);
+  if (!ks.work) {
+    ks.work = std::make_unique<work_in_progress>(work_in_progress{std::move(p), nullptr, 0, 0, 0, false, false});
+    start_send(u.key, *ks.work);
     return;
   }
-  if (ks.next) {
+  auto& work = *ks.work;
+  if (work.next) {
     ++counters_.coalesced;
-    resolve(*ks.next);
-    *ks.next = std::move(p);  // reuse the allocation
+    resolve(*work.next);
+    *work.next = std::move(p);  // reuse the allocation
     return;
   }
-  ks.next = std::make_unique<pending_update>(std::move(p));
+  work.next = std::make_unique<pending_update>(std::move(p));
 }
 
 bool coalescing_table::delivered(const delivery_result& r, const delivery_verdict& verdict, int64_t now_ns) {
-  auto it = keys_.find(r.key);
+  auto it = keys_.find(std::string_view{r.key});
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
-  if (it == keys_.end() || !it->second.in_flight || it->second.send_id != r.send_id) return false;
+  if (it == keys_.end() || !it->second.work || !it->second.work->in_flight || it->second.work->send_id != r.send_id)
+    return false;
   auto& ks = it->second;
-  ks.in_flight = false;
+  auto& work = *ks.work;
+  work.in_flight = false;
   --counters_.in_flight;
   switch (verdict.outcome) {
     case delivery_outcome::success:
       ++counters_.success;
-      if (ks.head->tombstone)
+      if (work.head.tombstone)
         forget(ks);
-      else if (!ks.head->worker_id.empty())  // connector and task statuses: our write is now known
-        remember(ks, ks.head->worker_id, ks.head->generation, true);
-      resolve_acknowledged(*ks.head, now_ns);
+      else if (!work.head.worker_id.empty())  // connector and task statuses: our write is now known
+        remember(ks, work.head.worker_id, work.head.generation, true);
+      resolve_acknowledged(work.head, now_ns);
       advance(r.key, ks);
       return false;
     case delivery_outcome::non_retriable:
@@ -115,55 +124,58 @@ bool coalescing_table::delivered(const delivery_result& r, const delivery_verdic
                 verdict.advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{verdict.advice});
       return false;
     case delivery_outcome::retriable:
-      if (ks.retries_done >= max_retries_) {
+      if (work.retries_done >= max_retries_) {
         fail_head(r.key, ks, r, "retries exhausted");
         return false;
       }
-      ks.retry_scheduled = true;
-      ks.retry_ticket = r.send_id;
+      work.retry_scheduled = true;
+      work.retry_ticket = r.send_id;
       ++counters_.waiting_retry;
-      retries_.push_back(retry_request{r.key, ks.retries_done, r.send_id});
+      retries_.push_back(retry_request{r.key, work.retries_done, r.send_id});
       return true;
   }
   return false;
 }
 
 void coalescing_table::retry_due(const retry_request& due) {
-  auto it = keys_.find(due.key);
+  auto it = keys_.find(std::string_view{due.key});
   // A notice for a retry abandoned meanwhile (its key may be backing off again, for another send).
-  if (it == keys_.end() || !it->second.retry_scheduled || it->second.retry_ticket != due.ticket) return;
+  if (it == keys_.end() || !it->second.work || !it->second.work->retry_scheduled ||
+      it->second.work->retry_ticket != due.ticket)
+    return;
   auto& ks = it->second;
-  ks.retry_scheduled = false;
+  auto& work = *ks.work;
+  work.retry_scheduled = false;
   --counters_.waiting_retry;
-  ++ks.retries_done;
-  if (ks.next) {  // the retry sends the latest value; the failed one is superseded
+  ++work.retries_done;
+  if (work.next) {  // the retry sends the latest value; the failed one is superseded
     ++counters_.coalesced;
-    resolve(*ks.head);
-    ks.head = std::move(ks.next);
+    resolve(work.head);
+    work.head = std::move(*work.next);
+    work.next.reset();
   }
   // A retry is a delayed copy: re-check putSafe's rule against what the topic now shows, for plain
   // puts too. Another writer's record of another worker's newer generation means ownership moved on;
   // a record of our own (a send that timed out but was written, say) never does.
-  if (!ks.known_own && !ks.head->worker_id.empty() && !can_write_safely(ks, *ks.head)) {
+  if (!ks.known_own && !work.head.worker_id.empty() && !can_write_safely(ks, work.head)) {
     ++counters_.dropped_stale;
     log_->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", due.key,
-                ks.head->worker_id, ks.head->generation, *ks.known_worker, ks.known_generation);
-    resolve(*ks.head);
-    ks.head.reset();
-    ks.retries_done = 0;
+                work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
+    resolve(work.head);
+    ks.work.reset();
     return;
   }
   ++counters_.retry;
-  start_send(due.key, ks);
+  start_send(due.key, work);
 }
 
 /// Another writer's tombstone abandons a retry waiting for its backoff (as Connect does when the
 /// entry is deleted): re-sending would resurrect the key. Our own records never abandon anything.
 void coalescing_table::observed(const observed_status& o) {
-  auto it = keys_.find(o.key);
+  auto it = keys_.find(std::string_view{o.key});
   if (it == keys_.end()) {
     if (o.tombstone) return;  // nothing known, nothing to forget: no entry for deleted keys
-    it = keys_.emplace(o.key, key_state{}).first;
+    it = keys_.emplace(compact_key{o.key}, key_state{}).first;
   }
   auto& ks = it->second;
   if (!o.tombstone) {
@@ -171,30 +183,25 @@ void coalescing_table::observed(const observed_status& o) {
     return;
   }
   forget(ks);
-  if (o.own || !ks.retry_scheduled) return;
-  ks.retry_scheduled = false;
+  if (o.own || !ks.work || !ks.work->retry_scheduled) return;
+  ks.work->retry_scheduled = false;
   --counters_.waiting_retry;
   ++counters_.dropped_stale;
   log_->info("retry for key '{}' abandoned: another writer's tombstone for it was read back", o.key);
-  resolve(*ks.head);
+  resolve(ks.work->head);
   advance(o.key, ks);
 }
 
 drain_report coalescing_table::fail_all_unresolved() {
   drain_report report;
   for (auto& [key, ks] : keys_) {
-    bool failed = false;
-    for (auto* u : {&ks.head, &ks.next}) {
-      if (!*u) continue;
-      ++report.failed;
-      ++counters_.failure;
-      resolve(**u);
-      u->reset();
-      failed = true;
-    }
-    if (failed) report.failed_keys.push_back(key);
-    ks.in_flight = ks.retry_scheduled = false;
-    ks.retries_done = 0;
+    if (!ks.work) continue;
+    report.failed += ks.work->next ? 2 : 1;
+    counters_.failure += ks.work->next ? 2 : 1;
+    resolve(ks.work->head);
+    if (ks.work->next) resolve(*ks.work->next);
+    ks.work.reset();
+    report.failed_keys.emplace_back(key.view());
   }
   counters_.in_flight = counters_.waiting_retry = 0;
   return report;

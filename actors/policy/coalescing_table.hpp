@@ -16,6 +16,7 @@
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
+#include "actors/policy/compact_key.hpp"
 #include "actors/policy/delivery_outcome.hpp"
 #include "messages/payloads.hpp"
 
@@ -81,35 +82,39 @@ class coalescing_table {
     uint64_t accept_seq = 0;
   };
 
-  // Memory per key matters (a worker may track a million keys): an idle key keeps no update, only what
-  // putSafe needs; flat fields, widest first, so a key's hash-map node is one 112-byte allocation.
-  struct key_state {
-    std::unique_ptr<pending_update> head;  // being written, or waiting for its retry
+  // Memory per key matters (a worker may track a million keys, nearly all idle): an idle key keeps
+  // only what putSafe needs, 24 bytes beside its compact key; the rest lives in `work` while the key
+  // has an update to write (docs/benchmarks.md, "memory per key").
+  struct work_in_progress {
+    pending_update head;                   // being written, or waiting for its retry
     std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
     uint64_t retry_ticket = 0;             // the failed send's id; only the matching due notice counts
     uint64_t send_id = 0;                  // matches delivery reports to the current send
+    uint32_t retries_done = 0;             // retries used by the current failure episode
+    bool in_flight = false;
+    bool retry_scheduled = false;
+  };
+  struct key_state {
+    std::unique_ptr<work_in_progress> work;  // nullptr: idle
     // The value putSafe decides on; nullptr when none. Interned: a cluster has a handful of workers.
     const std::string* known_worker = nullptr;
     int32_t known_generation = 0;
-    uint32_t retries_done = 0;  // retries used by the current failure episode
-    bool in_flight = false;
-    bool retry_scheduled = false;
     bool known_own = false;  // the known value is this store's own record: it never makes a retry stale
   };
-  static_assert(sizeof(key_state) <= 56, "a million keys: keep the per-key state small");
+  static_assert(sizeof(key_state) <= 24, "a million keys: keep the per-key state small");
 
   static bool can_write_safely(const key_state& ks, const pending_update& u);
   void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
   void resolve_acknowledged(const pending_update& u, int64_t now_ns);
-  void start_send(const std::string& key, key_state& ks);
-  void advance(const std::string& key, key_state& ks);
-  void fail_head(const std::string& key, key_state& ks, const delivery_result& report, std::string_view why);
+  void start_send(std::string_view key, work_in_progress& work);
+  void advance(std::string_view key, key_state& ks);
+  void fail_head(std::string_view key, key_state& ks, const delivery_result& report, std::string_view why);
 
   uint32_t max_retries_;
   std::shared_ptr<spdlog::logger> log_;
-  std::unordered_map<std::string, key_state> keys_;
+  std::unordered_map<compact_key, key_state, compact_key_hash, compact_key_equal> keys_;
   std::unordered_set<std::string> worker_ids_;  // the interned worker ids of key_state::known_worker
   /// accept_seq → put time (ns) of every unresolved update: pending, the oldest unacknowledged age and
   /// flush watermarks in one ordered structure.
