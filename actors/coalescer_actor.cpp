@@ -32,6 +32,8 @@ struct coalescer_state {
   bool stopping = false;
   std::vector<caf::typed_response_promise<drain_report>> drains;
   bool refused_logged = false;
+  int64_t attempt_timeout_ns = 0;
+  bool hold_check_scheduled = false;
 };
 
 using self_ptr = coalescer_actor::stateful_pointer<coalescer_state>;
@@ -52,6 +54,9 @@ void accept(self_ptr self, status_update& u) {
   }
   st.table->accept(u, now_ns(self));
 }
+
+// How often held attempts are checked against the attempt timeout: the timeout is met to within this.
+constexpr std::chrono::milliseconds hold_check_interval{250};
 
 // Large enough that a burst costs few messages, small enough that the mailbox (delivery reports,
 // flushes) is served between batches of a storm.
@@ -129,6 +134,7 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
   auto& st = self->state;
   st.log = component_logger("coalescer");
   st.table = std::make_unique<coalescing_table>(config.max_retries, st.log);
+  st.attempt_timeout_ns = config.attempt_timeout_ms * 1'000'000;
   st.ingest = std::move(ingest);
   st.producer = std::move(producer);
   st.scheduler = std::move(scheduler);
@@ -168,7 +174,8 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         after_change(self);
       },
       [=](retry_due_atom, std::vector<retry_request>& due) {
-        for (const auto& r : due) self->state.table->retry_due(r);
+        const int64_t now = now_ns(self);
+        for (const auto& r : due) self->state.table->retry_due(r, now);
         after_change(self);
       },
       [=](flush_atom) -> caf::result<ok_atom> {
@@ -196,6 +203,34 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       [=](tick_atom) { on_tick(self); },
       [=](deadline_atom) {
         on_drain_deadline(self);
+        after_change(self);
+      },
+      [=](brokers_atom, bool reachable) {
+        auto& s = self->state;
+        if (reachable == !s.table->holding()) return;
+        if (!reachable) {
+          s.table->hold();
+          s.log->warn("no broker reachable: holding status updates until one is (each key then writes its latest "
+                      "value once); a held attempt still ends after {} ms",
+                      s.attempt_timeout_ns / 1'000'000);
+          if (!s.hold_check_scheduled) {
+            s.hold_check_scheduled = true;
+            self->delayed_send(self, hold_check_interval, hold_check_atom::value);
+          }
+        } else {
+          s.log->info("a broker is reachable again: writing the latest value of {} held key(s)", s.table->held());
+          s.table->release();
+        }
+        after_change(self);
+      },
+      [=](hold_check_atom) {
+        auto& s = self->state;
+        s.hold_check_scheduled = false;
+        s.table->expire_held(now_ns(self), s.attempt_timeout_ns);
+        if (s.table->holding() || s.table->held() > 0) {
+          s.hold_check_scheduled = true;
+          self->delayed_send(self, hold_check_interval, hold_check_atom::value);
+        }
         after_change(self);
       },
   };

@@ -10,6 +10,7 @@
 // count what is left as failed at the deadline). Rules and their tests: docs/retries.md and
 // tests/actor/coalescer_test.cpp, tests/unit/coalescing_table_test.cpp.
 #include "actors/ingest/ingest_table.hpp"
+#include "config/defaults.hpp"
 #include "messages/protocol.hpp"
 
 #include <cstdint>
@@ -19,6 +20,9 @@ namespace status_store {
 
 struct coalescer_config {
   uint32_t max_retries = 5;  // status.storage.retry.max.retries
+  // One attempt's bound (message.timeout.ms): a record held while no broker is reachable fails its
+  // attempt after this long, as a timed-out send would (docs/retries.md, "Outage: hold and purge").
+  int64_t attempt_timeout_ms = defaults::message_timeout_ms;
 };
 
 /// Spawns the coalescer; it introduces itself to the producer and the scheduler (report_to). `ingest`

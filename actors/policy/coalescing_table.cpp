@@ -31,16 +31,53 @@ void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now
   unresolved_.erase(accepted);
 }
 
-void coalescing_table::start_send(std::string_view key, work_in_progress& work) {
+namespace {
+// The code librdkafka gives an attempt that found no broker within message.timeout.ms
+// (_MSG_TIMED_OUT); a held attempt that expires reports the same, so logs read alike.
+constexpr int held_attempt_timed_out = -192;
+}  // namespace
+
+/// A new attempt: handed to the producer, or held while no broker is reachable.
+void coalescing_table::start_send(std::string_view key, work_in_progress& work, int64_t now_ns) {
+  work.attempt_started_ns = now_ns;
+  work.send_id = ++last_send_id_;
+  work.in_flight = true;
+  if (holding_) {
+    work.held = true;
+    ++held_keys_;
+    held_.emplace_back(key);
+    return;
+  }
+  ++counters_.in_flight;
+  sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
+}
+
+/// A held attempt goes on, now through the producer (its start time stays).
+void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
+  work.held = false;
   work.in_flight = true;
   work.send_id = ++last_send_id_;
   ++counters_.in_flight;
   sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
 }
 
+/// A retriable end of an attempt: a retry is scheduled, or the update fails once its retries are used.
+bool coalescing_table::attempt_failed(std::string_view key, key_state& ks, const delivery_result& report) {
+  auto& work = *ks.work;
+  if (work.retries_done >= max_retries_) {
+    fail_head(key, ks, report, "retries exhausted");
+    return false;
+  }
+  work.retry_scheduled = true;
+  work.retry_ticket = work.send_id;
+  ++counters_.waiting_retry;
+  retries_.push_back(retry_request{std::string{key}, work.retries_done, work.send_id});
+  return true;
+}
+
 /// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next. A
 /// waiting putSafe is a delayed call, so its rule is checked again against what is known now.
-void coalescing_table::advance(std::string_view key, key_state& ks) {
+void coalescing_table::advance(std::string_view key, key_state& ks, int64_t now_ns) {
   auto& work = *ks.work;
   if (!work.next) {
     ks.work.reset();  // idle again
@@ -57,7 +94,7 @@ void coalescing_table::advance(std::string_view key, key_state& ks) {
     ks.work.reset();
     return;
   }
-  start_send(key, work);
+  start_send(key, work, now_ns);
 }
 
 void coalescing_table::fail_head(std::string_view key, key_state& ks, const delivery_result& report,
@@ -66,10 +103,11 @@ void coalescing_table::fail_head(std::string_view key, key_state& ks, const deli
   log_->error("status update for key '{}' failed after {} attempt(s): {} ({}); {}", key, ks.work->retries_done + 1,
               report.error_text, report.error, why);
   resolve(ks.work->head);
-  advance(key, ks);
+  advance(key, ks, last_now_ns_);
 }
 
 void coalescing_table::accept(status_update& u, int64_t now_ns) {
+  last_now_ns_ = now_ns;
   ++counters_.accepted;
   pending_update p{u.tombstone, std::move(u.value), u.safe, std::move(u.worker_id), u.generation, ++last_accept_seq_};
   unresolved_.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns);
@@ -86,7 +124,7 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   }
   if (!ks.work) {
     ks.work = std::make_unique<work_in_progress>(work_in_progress{std::move(p), nullptr, 0, 0, 0, false, false});
-    start_send(u.key, *ks.work);
+    start_send(u.key, *ks.work, now_ns);
     return;
   }
   auto& work = *ks.work;
@@ -100,9 +138,11 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
 }
 
 bool coalescing_table::delivered(const delivery_result& r, const delivery_verdict& verdict, int64_t now_ns) {
+  last_now_ns_ = now_ns;
   auto it = keys_.find(std::string_view{r.key});
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
-  if (it == keys_.end() || !it->second.work || !it->second.work->in_flight || it->second.work->send_id != r.send_id)
+  if (it == keys_.end() || !it->second.work || !it->second.work->in_flight || it->second.work->held ||
+      it->second.work->send_id != r.send_id)
     return false;
   auto& ks = it->second;
   auto& work = *ks.work;
@@ -116,7 +156,7 @@ bool coalescing_table::delivered(const delivery_result& r, const delivery_verdic
       else if (!work.head.worker_id.empty())  // connector and task statuses: our write is now known
         remember(ks, work.head.worker_id, work.head.generation, true);
       resolve_acknowledged(work.head, now_ns);
-      advance(r.key, ks);
+      advance(r.key, ks, now_ns);
       return false;
     case delivery_outcome::non_retriable:
       if (verdict.authentication) ++counters_.authentication_failure;
@@ -124,20 +164,25 @@ bool coalescing_table::delivered(const delivery_result& r, const delivery_verdic
                 verdict.advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{verdict.advice});
       return false;
     case delivery_outcome::retriable:
-      if (work.retries_done >= max_retries_) {
-        fail_head(r.key, ks, r, "retries exhausted");
-        return false;
+      return attempt_failed(r.key, ks, r);
+    case delivery_outcome::not_sent:
+      // Taken back from the producer's queue by the outage hold: the attempt goes on, held here,
+      // or through the producer again if a broker became reachable meanwhile.
+      work.in_flight = true;
+      if (holding_) {
+        work.held = true;
+        ++held_keys_;
+        held_.emplace_back(r.key);
+      } else {
+        hand_on(r.key, work);
       }
-      work.retry_scheduled = true;
-      work.retry_ticket = r.send_id;
-      ++counters_.waiting_retry;
-      retries_.push_back(retry_request{r.key, work.retries_done, r.send_id});
-      return true;
+      return false;
   }
   return false;
 }
 
-void coalescing_table::retry_due(const retry_request& due) {
+void coalescing_table::retry_due(const retry_request& due, int64_t now_ns) {
+  last_now_ns_ = now_ns;
   auto it = keys_.find(std::string_view{due.key});
   // A notice for a retry abandoned meanwhile (its key may be backing off again, for another send).
   if (it == keys_.end() || !it->second.work || !it->second.work->retry_scheduled ||
@@ -166,7 +211,7 @@ void coalescing_table::retry_due(const retry_request& due) {
     return;
   }
   ++counters_.retry;
-  start_send(due.key, work);
+  start_send(due.key, work, now_ns);
 }
 
 /// Another writer's tombstone abandons a retry waiting for its backoff (as Connect does when the
@@ -189,13 +234,14 @@ void coalescing_table::observed(const observed_status& o) {
   ++counters_.dropped_stale;
   log_->info("retry for key '{}' abandoned: another writer's tombstone for it was read back", o.key);
   resolve(ks.work->head);
-  advance(o.key, ks);
+  advance(o.key, ks, last_now_ns_);
 }
 
 drain_report coalescing_table::fail_all_unresolved() {
   drain_report report;
   for (auto& [key, ks] : keys_) {
     if (!ks.work) continue;
+    if (ks.work->held) --held_keys_;
     report.failed += ks.work->next ? 2 : 1;
     counters_.failure += ks.work->next ? 2 : 1;
     resolve(ks.work->head);
@@ -204,7 +250,57 @@ drain_report coalescing_table::fail_all_unresolved() {
     report.failed_keys.emplace_back(key.view());
   }
   counters_.in_flight = counters_.waiting_retry = 0;
+  held_.clear();
   return report;
+}
+
+void coalescing_table::hold() { holding_ = true; }
+
+void coalescing_table::release() {
+  holding_ = false;
+  for (const std::string& key : std::exchange(held_, {})) {
+    auto it = keys_.find(std::string_view{key});
+    if (it == keys_.end() || !it->second.work || !it->second.work->held) continue;  // resolved meanwhile
+    auto& ks = it->second;
+    auto& work = *ks.work;
+    --held_keys_;
+    if (work.next) {  // the held value never reached a broker: the latest goes instead
+      ++counters_.coalesced;
+      resolve(work.head);
+      work.head = std::move(*work.next);
+      work.next.reset();
+      if (work.head.safe && !can_write_safely(ks, work.head)) {  // a waiting putSafe, decided now
+        ++counters_.dropped_stale;
+        resolve(work.head);
+        ks.work.reset();
+        continue;
+      }
+    }
+    hand_on(key, work);
+  }
+}
+
+void coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns) {
+  last_now_ns_ = now_ns;
+  if (held_keys_ == 0) return;
+  // Expiring may start the next attempt of a key, held again: it joins held_ while this loop runs.
+  std::vector<std::string> current = std::exchange(held_, {});
+  for (std::string& key : current) {
+    auto it = keys_.find(std::string_view{key});
+    if (it == keys_.end() || !it->second.work || !it->second.work->held) continue;
+    auto& ks = it->second;
+    auto& work = *ks.work;
+    if (now_ns - work.attempt_started_ns < attempt_timeout_ns) {
+      held_.push_back(std::move(key));
+      continue;
+    }
+    work.held = false;
+    work.in_flight = false;
+    --held_keys_;
+    attempt_failed(key, ks,
+                   delivery_result{key, work.send_id, held_attempt_timed_out, -1,
+                                   "Local: Message timed out (held: no broker was reachable)"});
+  }
 }
 
 std::vector<outgoing_record> coalescing_table::take_sends() { return std::exchange(sends_, {}); }

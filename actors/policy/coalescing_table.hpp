@@ -15,6 +15,11 @@
 // - Stale-retry guard: a retry is abandoned (stale-dropped) when another writer's tombstone is read
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
+// - Outage hold: while no broker is reachable, a key's record is held in the table instead of being
+//   handed to the producer (records already queued there come back not_sent). When a broker is
+//   reachable again, every held key sends its *latest* value, once. A held attempt still ends after
+//   the attempt timeout (message.timeout.ms) as a timed-out send would: retried or failed by the
+//   KIP's rules, so an outage costs retries at the same pace as before, never more.
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
 #include "actors/policy/compact_key.hpp"
 #include "actors/policy/delivery_outcome.hpp"
@@ -49,9 +54,18 @@ class coalescing_table {
   /// One delivery report, judged. Returns true if it scheduled a retry.
   bool delivered(const delivery_result& report, const delivery_verdict& verdict, int64_t now_ns);
   /// A retry's backoff has elapsed.
-  void retry_due(const retry_request& due);
+  void retry_due(const retry_request& due, int64_t now_ns);
   /// A record read back from the topic.
   void observed(const observed_status& seen);
+  /// No broker is reachable: records are held from now on, not sent.
+  void hold();
+  /// A broker is reachable again: every held key sends its latest value.
+  void release();
+  /// Held attempts that started more than `attempt_timeout_ns` before `now_ns` end as timed out.
+  void expire_held(int64_t now_ns, int64_t attempt_timeout_ns);
+  bool holding() const { return holding_; }
+  /// Keys whose record is held for a reachable broker.
+  size_t held() const { return held_keys_; }
   /// Counts every unresolved update as failed (the drain deadline); in flight or not.
   drain_report fail_all_unresolved();
 
@@ -90,9 +104,11 @@ class coalescing_table {
     std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
     uint64_t retry_ticket = 0;             // the failed send's id; only the matching due notice counts
     uint64_t send_id = 0;                  // matches delivery reports to the current send
+    int64_t attempt_started_ns = 0;        // when the current attempt was handed on (or held)
     uint32_t retries_done = 0;             // retries used by the current failure episode
-    bool in_flight = false;
+    bool in_flight = false;                // with the producer, or held for a reachable broker
     bool retry_scheduled = false;
+    bool held = false;                     // in_flight, but held in the table (outage hold)
   };
   struct key_state {
     std::unique_ptr<work_in_progress> work;  // nullptr: idle
@@ -108,8 +124,10 @@ class coalescing_table {
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
   void resolve_acknowledged(const pending_update& u, int64_t now_ns);
-  void start_send(std::string_view key, work_in_progress& work);
-  void advance(std::string_view key, key_state& ks);
+  void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
+  void hand_on(std::string_view key, work_in_progress& work);
+  bool attempt_failed(std::string_view key, key_state& ks, const delivery_result& report);
+  void advance(std::string_view key, key_state& ks, int64_t now_ns);
   void fail_head(std::string_view key, key_state& ks, const delivery_result& report, std::string_view why);
 
   uint32_t max_retries_;
@@ -123,6 +141,10 @@ class coalescing_table {
   uint64_t last_send_id_ = 0;
   store_counters counters_;
   std::vector<uint64_t> ack_latencies_us_;  // accept-to-acknowledgement times not yet taken
+  bool holding_ = false;
+  size_t held_keys_ = 0;
+  std::vector<std::string> held_;  // keys held since the last release, in hold order (may be stale)
+  int64_t last_now_ns_ = 0;        // the latest time an input carried, for inputs that carry none
   std::vector<outgoing_record> sends_;
   std::vector<retry_request> retries_;
 };
