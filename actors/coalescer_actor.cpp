@@ -226,7 +226,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       [=](hold_check_atom) {
         auto& s = self->state;
         s.hold_check_scheduled = false;
-        s.table->expire_held(now_ns(self), s.attempt_timeout_ns);
+        if (const size_t expired = s.table->expire_held(now_ns(self), s.attempt_timeout_ns); expired > 0)
+          s.log->warn("{} held status update(s) reached the attempt timeout with no broker reachable; retrying with "
+                      "backoff while retries last",
+                      expired);
         if (s.table->holding() || s.table->held() > 0) {
           s.hold_check_scheduled = true;
           self->delayed_send(self, hold_check_interval, hold_check_atom::value);

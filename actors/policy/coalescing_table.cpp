@@ -280,9 +280,10 @@ void coalescing_table::release() {
   }
 }
 
-void coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns) {
+size_t coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns) {
   last_now_ns_ = now_ns;
-  if (held_keys_ == 0) return;
+  if (held_keys_ == 0) return 0;
+  size_t expired = 0;
   // Expiring may start the next attempt of a key, held again: it joins held_ while this loop runs.
   std::vector<std::string> current = std::exchange(held_, {});
   for (std::string& key : current) {
@@ -297,10 +298,12 @@ void coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns) {
     work.held = false;
     work.in_flight = false;
     --held_keys_;
+    ++expired;
     attempt_failed(key, ks,
                    delivery_result{key, work.send_id, held_attempt_timed_out, -1,
                                    "Local: Message timed out (held: no broker was reachable)"});
   }
+  return expired;
 }
 
 std::vector<outgoing_record> coalescing_table::take_sends() { return std::exchange(sends_, {}); }

@@ -61,8 +61,9 @@ class coalescing_table {
   void hold();
   /// A broker is reachable again: every held key sends its latest value.
   void release();
-  /// Held attempts that started more than `attempt_timeout_ns` before `now_ns` end as timed out.
-  void expire_held(int64_t now_ns, int64_t attempt_timeout_ns);
+  /// Held attempts that started more than `attempt_timeout_ns` before `now_ns` end as timed out;
+  /// returns how many did.
+  size_t expire_held(int64_t now_ns, int64_t attempt_timeout_ns);
   bool holding() const { return holding_; }
   /// Keys whose record is held for a reachable broker.
   size_t held() const { return held_keys_; }
