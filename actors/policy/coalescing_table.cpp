@@ -61,6 +61,36 @@ void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
   sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
 }
 
+/// A held attempt is about to go on (a broker is reachable again): the latest value replaces a held
+/// one that never reached a broker, and the send, a delayed copy, is checked as a retry is. False if
+/// nothing is left to send for the key.
+bool coalescing_table::prepare_held_send(std::string_view key, key_state& ks) {
+  auto& work = *ks.work;
+  if (work.next) {
+    ++counters_.coalesced;
+    resolve(work.head);
+    work.head = std::move(*work.next);
+    work.next.reset();
+    if (work.head.safe && !can_write_safely(ks, work.head)) {  // a waiting putSafe, decided now
+      ++counters_.dropped_stale;
+      log_->debug("held putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
+                  *ks.known_worker, ks.known_generation);
+      resolve(work.head);
+      ks.work.reset();
+      return false;
+    }
+  }
+  if (!ks.known_own && !work.head.worker_id.empty() && !can_write_safely(ks, work.head)) {
+    ++counters_.dropped_stale;
+    log_->debug("held update for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}",
+                key, work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
+    resolve(work.head);
+    ks.work.reset();
+    return false;
+  }
+  return true;
+}
+
 /// A retriable end of an attempt: a retry is scheduled, or the update fails once its retries are used.
 bool coalescing_table::attempt_failed(std::string_view key, key_state& ks, const delivery_result& report) {
   auto& work = *ks.work;
@@ -173,8 +203,8 @@ bool coalescing_table::delivered(const delivery_result& r, const delivery_verdic
         work.held = true;
         ++held_keys_;
         held_.emplace_back(r.key);
-      } else {
-        hand_on(r.key, work);
+      } else if (prepare_held_send(r.key, ks)) {
+        hand_on(r.key, *ks.work);
       }
       return false;
   }
@@ -264,19 +294,7 @@ void coalescing_table::release() {
     auto& ks = it->second;
     auto& work = *ks.work;
     --held_keys_;
-    if (work.next) {  // the held value never reached a broker: the latest goes instead
-      ++counters_.coalesced;
-      resolve(work.head);
-      work.head = std::move(*work.next);
-      work.next.reset();
-      if (work.head.safe && !can_write_safely(ks, work.head)) {  // a waiting putSafe, decided now
-        ++counters_.dropped_stale;
-        resolve(work.head);
-        ks.work.reset();
-        continue;
-      }
-    }
-    hand_on(key, work);
+    if (prepare_held_send(key, ks)) hand_on(key, work);
   }
 }
 

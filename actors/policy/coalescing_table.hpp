@@ -17,7 +17,8 @@
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // - Outage hold: while no broker is reachable, a key's record is held in the table instead of being
 //   handed to the producer (records already queued there come back not_sent). When a broker is
-//   reachable again, every held key sends its *latest* value, once. A held attempt still ends after
+//   reachable again, every held key sends its *latest* value, once, checked as a retry is (a held
+//   send is a delayed copy). A held attempt still ends after
 //   the attempt timeout (message.timeout.ms) as a timed-out send would: retried or failed by the
 //   KIP's rules, so an outage costs retries at the same pace as before, never more.
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
@@ -128,6 +129,7 @@ class coalescing_table {
   void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hand_on(std::string_view key, work_in_progress& work);
   bool attempt_failed(std::string_view key, key_state& ks, const delivery_result& report);
+  bool prepare_held_send(std::string_view key, key_state& ks);
   void advance(std::string_view key, key_state& ks, int64_t now_ns);
   void fail_head(std::string_view key, key_state& ks, const delivery_result& report, std::string_view why);
 
