@@ -31,6 +31,8 @@ struct coalescer_state {
   bool stopping = false;
   std::vector<caf::typed_response_promise<drain_report>> drains;
   bool refused_logged = false;
+  int64_t attempt_timeout_ns = 0;
+  bool hold_check_scheduled = false;
 };
 
 using self_ptr = coalescer_actor::stateful_pointer<coalescer_state>;
@@ -51,6 +53,9 @@ void accept(self_ptr self, status_update& u) {
   }
   st.table->accept(u, now_ns(self));
 }
+
+// How often held attempts are checked against the attempt timeout: the timeout is met to within this.
+constexpr std::chrono::milliseconds hold_check_interval{250};
 
 // Large enough that a burst costs few messages, small enough that the mailbox (delivery reports,
 // flushes) is served between batches of a storm.
@@ -107,7 +112,7 @@ void on_tick(self_ptr self) {
   if (auto sends = st.table->take_sends(); !sends.empty()) self->send(st.producer, produce_atom::value, std::move(sends));
   if (auto retries = st.table->take_retries(); !retries.empty())
     self->send(st.scheduler, schedule_atom::value, std::move(retries));
-  self->send(st.metrics, publish_atom::value, st.table->counters());
+  self->send(st.metrics, publish_atom::value, write_side_report{st.table->counters(), st.table->take_ack_latencies()});
   if (!st.flushes.empty()) {
     auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
       if (!st.table->resolved_through(f.first)) return false;
@@ -122,12 +127,13 @@ void on_tick(self_ptr self) {
   }
 }
 
-coalescer_actor::behavior_type coalescer(self_ptr self, retry_settings retry, producer_actor producer,
+coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config, producer_actor producer,
                                          retry_scheduler_actor scheduler, metrics_actor metrics,
                                          std::shared_ptr<ingest_table> ingest) {
   auto& st = self->state;
   st.log = component_logger("coalescer");
-  st.table = std::make_unique<coalescing_table>(static_cast<uint32_t>(retry.max_retries), st.log);
+  st.table = std::make_unique<coalescing_table>(static_cast<uint32_t>(config.retry.max_retries), st.log);
+  st.attempt_timeout_ns = config.attempt_timeout_ms * 1'000'000;
   st.ingest = std::move(ingest);
   st.producer = std::move(producer);
   st.scheduler = std::move(scheduler);
@@ -166,7 +172,8 @@ coalescer_actor::behavior_type coalescer(self_ptr self, retry_settings retry, pr
         after_change(self);
       },
       [=](retry_due_atom, std::vector<retry_request>& due) {
-        for (const auto& r : due) self->state.table->retry_due(r);
+        const int64_t now = now_ns(self);
+        for (const auto& r : due) self->state.table->retry_due(r, now);
         after_change(self);
       },
       [=](flush_atom) -> caf::result<ok_atom> {
@@ -196,15 +203,46 @@ coalescer_actor::behavior_type coalescer(self_ptr self, retry_settings retry, pr
         on_drain_deadline(self);
         after_change(self);
       },
+      [=](brokers_atom, bool reachable) {
+        auto& s = self->state;
+        if (reachable == !s.table->holding()) return;
+        if (!reachable) {
+          s.table->hold();
+          s.log->warn("no broker reachable: holding status updates until one is (each key then writes its latest "
+                      "value once); a held attempt still ends after {} ms",
+                      s.attempt_timeout_ns / 1'000'000);
+          if (!s.hold_check_scheduled) {
+            s.hold_check_scheduled = true;
+            self->delayed_send(self, hold_check_interval, hold_check_atom::value);
+          }
+        } else {
+          s.log->info("a broker is reachable again: writing the latest value of {} held key(s)", s.table->held());
+          s.table->release();
+        }
+        after_change(self);
+      },
+      [=](hold_check_atom) {
+        auto& s = self->state;
+        s.hold_check_scheduled = false;
+        if (const size_t expired = s.table->expire_held(now_ns(self), s.attempt_timeout_ns); expired > 0)
+          s.log->warn("{} held status update(s) reached the attempt timeout with no broker reachable; retrying with "
+                      "backoff while retries last",
+                      expired);
+        if (s.table->holding() || s.table->held() > 0) {
+          s.hold_check_scheduled = true;
+          self->delayed_send(self, hold_check_interval, hold_check_atom::value);
+        }
+        after_change(self);
+      },
   };
 }
 
 }  // namespace
 
-coalescer_actor spawn_coalescer(caf::actor_system& system, const retry_settings& retry, producer_actor producer,
+coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
                                 retry_scheduler_actor scheduler, metrics_actor metrics,
                                 std::shared_ptr<ingest_table> ingest) {
-  return system.spawn(coalescer, retry, std::move(producer), std::move(scheduler), std::move(metrics),
+  return system.spawn(coalescer, config, std::move(producer), std::move(scheduler), std::move(metrics),
                       std::move(ingest));
 }
 

@@ -18,10 +18,17 @@
 
 namespace status_store {
 
-/// Spawns the coalescer, which fails an update after `retry.max_retries` retries; it introduces itself
-/// to the producer and the scheduler (report_to). `ingest` (may be null) is the table the facade's
-/// callers put into; a wake message says it has updates.
-coalescer_actor spawn_coalescer(caf::actor_system& system, const retry_settings& retry, producer_actor producer,
+struct coalescer_config {
+  retry_settings retry;  // status.storage.retry.*, as configured: the coalescer uses max_retries
+  // One attempt's bound (message.timeout.ms): a record held while no broker is reachable fails its
+  // attempt after this long, as a timed-out send would (docs/retries.md, "Outage: hold and purge").
+  int64_t attempt_timeout_ms = defaults::message_timeout_ms;
+};
+
+/// Spawns the coalescer, which fails an update after `config.retry.max_retries` retries; it introduces
+/// itself to the producer and the scheduler (report_to). `ingest` (may be null) is the table the
+/// facade's callers put into; a wake message says it has updates.
+coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
                                 retry_scheduler_actor scheduler, metrics_actor metrics,
                                 std::shared_ptr<ingest_table> ingest = nullptr);
 

@@ -37,13 +37,22 @@ producer_actor::behavior_type producer(self_ptr self, std::shared_ptr<kafka_prod
       [=](report_to_atom, coalescer_actor& coalescer) {
         auto& st = self->state;
         st.coalescer = coalescer;
-        st.client->start_polling([coalescer](std::vector<delivery_result>&& batch) {
-          caf::anon_send(coalescer, delivered_atom::value, std::move(batch));
-        });
+        st.client->start_polling(
+            [coalescer](std::vector<delivery_result>&& batch) {
+              caf::anon_send(coalescer, delivered_atom::value, std::move(batch));
+            },
+            [coalescer](bool reachable) { caf::anon_send(coalescer, brokers_atom::value, reachable); });
       },
       [=](produce_atom, std::vector<outgoing_record>& records) {
         auto& st = self->state;
         std::vector<delivery_result> refused;
+        if (st.client->brokers_down()) {
+          // Outage hold: queued here they would be written late, before each key's latest value; the
+          // coalescer holds them instead (brokers, false is on its way or already there).
+          for (const auto& r : records) refused.push_back(st.client->not_sent(r));
+          self->send(st.coalescer, delivered_atom::value, std::move(refused));
+          return;
+        }
         for (const auto& r : records) {
           if (auto report = st.client->produce(r)) refused.push_back(std::move(*report));
         }

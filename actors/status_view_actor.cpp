@@ -1,6 +1,7 @@
 #include "actors/status_view_actor.hpp"
 
 #include "actors/kafka/status_topic_follower.hpp"
+#include "actors/policy/compact_key.hpp"
 #include "actors/policy/interned_strings.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"
@@ -42,7 +43,7 @@ struct status_view_state {
   std::shared_ptr<spdlog::logger> log;
 
   // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
-  std::unordered_map<std::string, stored_status> connectors;
+  std::unordered_map<compact_key, stored_status, compact_key_hash, compact_key_equal> connectors;  // by name
   std::unordered_map<std::string, std::map<int32_t, stored_status>> tasks;
   interned_strings worker_ids;
   interned_strings versions;
@@ -96,7 +97,8 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
   switch (key.kind) {
     case key_kind::connector: {
       if (r.tombstone) {  // the connector is gone, and so are its tasks
-        st.connectors.erase(key.connector);
+        if (auto it = st.connectors.find(std::string_view{key.connector}); it != st.connectors.end())
+          st.connectors.erase(it);
         st.tasks.erase(key.connector);
         return deleted;
       }
@@ -107,7 +109,9 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
       }
       auto& incoming = std::get<status_value>(value);
       observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
-      st.connectors[key.connector] = store_value(self, std::move(incoming));
+      auto it = st.connectors.find(std::string_view{key.connector});
+      if (it == st.connectors.end()) it = st.connectors.emplace(compact_key{key.connector}, stored_status{}).first;
+      it->second = store_value(self, std::move(incoming));
       return seen;
     }
     case key_kind::task: {
@@ -164,17 +168,17 @@ void log_progress(self_ptr self, bool force) {
 }
 
 /// What the view knows of one connector: its status, its tasks (by id) and its topics.
-connector_view view_of(self_ptr self, const std::string& connector) {
+connector_view view_of(self_ptr self, std::string_view connector) {
   auto& s = self->state;
   connector_view v;
-  v.name = connector;
+  v.name = std::string{connector};
   if (auto it = s.connectors.find(connector); it != s.connectors.end()) {
     v.found = true;
-    v.connector = connector_status{connector, expand(self, it->second)};
+    v.connector = connector_status{v.name, expand(self, it->second)};
   }
-  if (auto it = s.tasks.find(connector); it != s.tasks.end())
-    for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{connector, id, expand(self, value)});
-  if (auto it = s.topics.find(connector); it != s.topics.end())
+  if (auto it = s.tasks.find(v.name); it != s.tasks.end())
+    for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{v.name, id, expand(self, value)});
+  if (auto it = s.topics.find(v.name); it != s.topics.end())
     for (const auto& [name, status] : it->second) v.topics.push_back(status);
   return v;
 }
@@ -236,14 +240,14 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         // One pass for clients that list every connector with its status (Connect's ?expand=status).
         std::vector<connector_view> views;
         views.reserve(self->state.connectors.size());
-        for (const auto& [name, value] : self->state.connectors) views.push_back(view_of(self, name));
+        for (const auto& [name, value] : self->state.connectors) views.push_back(view_of(self, name.view()));
         std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
         return views;
       },
       [=](list_atom) {
         std::vector<std::string> names;
         names.reserve(self->state.connectors.size());
-        for (const auto& [name, value] : self->state.connectors) names.push_back(name);
+        for (const auto& [name, value] : self->state.connectors) names.emplace_back(name.view());
         std::sort(names.begin(), names.end());
         return names;
       },

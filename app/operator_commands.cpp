@@ -4,9 +4,10 @@
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/status_json.hpp"
-#include "app/store/store.hpp"
-#include "app/store/status_topic_admin.hpp"
 #include "app/store/metric_names.hpp"
+#include "app/store/status_topic_admin.hpp"
+#include "app/store/store.hpp"
+#include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "messages/status_record_codec.hpp"
 
@@ -46,9 +47,7 @@ target parse_target(const std::vector<std::string>& args) {
 }
 
 status_state parse_state(const std::string& text) {
-  std::string upper = text;
-  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  auto state = parse_status_state(upper);
+  auto state = parse_status_state(ascii_uppercase(text));
   if (!state) throw config_error("--state", text, "must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED, DESTROYED");
   return *state;
 }

@@ -27,6 +27,8 @@ struct options {
   uint64_t outage_updates = 100000, outage_keys = 1000;
   // update storm: storm_updates over storm_keys keys, heap sampled as it goes
   uint64_t storm_updates = 2000000, storm_keys = 1000;
+  // rebalance burst: this many connectors of 8 tasks go UNASSIGNED (putSafe), then RUNNING again
+  uint64_t rebalance_connectors = 1000;
   // the incumbent: Kafka Connect's KafkaStatusBackingStore through tests/interop's Java driver
   // (real brokers only; empty: not run)
   std::string java_driver;
@@ -91,6 +93,7 @@ nlohmann::json latency_raw(const options& o);
 nlohmann::json latency_store(const options& o);
 nlohmann::json outage(const options& o, bool coalescing);
 nlohmann::json update_storm(const options& o);
+nlohmann::json rebalance_burst_store(const options& o);
 /// Runs `java -jar <driver> ARGS` and returns the JSON of its last line (incumbent_scenario.cpp).
 nlohmann::json run_incumbent(const options& o, const std::string& args);
 

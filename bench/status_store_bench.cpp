@@ -102,6 +102,7 @@ nlohmann::json child(const std::string& mode, const options& o) {
   if (mode == "outage-coalescing") return outage(o, true);
   if (mode == "outage-in-order") return outage(o, false);
   if (mode == "update-storm") return update_storm(o);
+  if (mode == "rebalance-store") return rebalance_burst_store(o);
   if (mode == "memory-raw" || mode == "memory-store") {
     const std::string topic = "bench-memory-" + mode.substr(7);
     auto config = bench_config(o.bootstrap, topic);
@@ -142,6 +143,7 @@ constexpr numeric_option numeric_options[] = {
     {"--outage-keys", &options::outage_keys},
     {"--storm-updates", &options::storm_updates},
     {"--storm-keys", &options::storm_keys},
+    {"--rebalance-connectors", &options::rebalance_connectors},
 };
 
 nlohmann::json run_child(const std::string& self, const std::string& mode, const options& o) {
@@ -211,7 +213,8 @@ int main(int argc, char** argv) {
     if (o.bootstrap.empty()) {
       mock = std::make_unique<mock_cluster>(3);
       for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
-                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm"})
+                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm",
+                            "bench-rebalance-store"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     } else {
@@ -239,7 +242,8 @@ int main(int argc, char** argv) {
     // The latency target is stated at half load: half of the ceiling this run just measured.
     if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
     for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
-                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm"})
+                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm",
+                             "rebalance-store"})
       run(mode);
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
@@ -253,6 +257,9 @@ int main(int argc, char** argv) {
                                                       std::to_string(o.updates) + " " + std::to_string(o.keys));
       std::cerr << "  incumbent-replay\n";
       results["incumbent-replay"] = run_incumbent(o, "bench-replay '" + o.bootstrap + "' bench-replay");
+      std::cerr << "  incumbent-rebalance\n";
+      results["incumbent-rebalance"] = run_incumbent(o, "bench-rebalance '" + o.bootstrap + "' bench-rebalance-java " +
+                                                            std::to_string(o.rebalance_connectors));
     }
     // Half of the ceiling can be more than single puts sustain, and then the latency above is queueing;
     // the same pair again at half of status-store's own throughput shows the latency of the path itself.
@@ -330,6 +337,29 @@ int main(int argc, char** argv) {
                   store_rate / java_put, ">= 2");
       std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "replay: records per second to the end", store_replay,
                   java_replay, store_replay / java_replay, "-");
+    }
+    {
+      const auto& rs = results["rebalance-store"];
+      const bool java = results.contains("incumbent-rebalance");
+      const auto& rj = java ? results["incumbent-rebalance"] : rs;
+      std::printf("\n%-44s %14s %14s %8s\n",
+                  ("rebalance burst: " + std::to_string(o.rebalance_connectors) + " connectors x 8 tasks").c_str(),
+                  "status-store", "Connect (Java)", "ratio");
+      if (java) {
+        results["ratios"]["rebalance_seconds_vs_connect_java"] = rs["seconds"].get<double>() / rj["seconds"].get<double>();
+        std::printf("%-44s %13.2fs %13.2fs %8.2f\n", "until every latest status is acknowledged",
+                    rs["seconds"].get<double>(), rj["seconds"].get<double>(),
+                    rs["seconds"].get<double>() / rj["seconds"].get<double>());
+        std::printf("%-44s %14llu %14llu %8.2f\n", "records written",
+                    static_cast<unsigned long long>(rs["records"].get<uint64_t>()),
+                    static_cast<unsigned long long>(rj["records"].get<uint64_t>()),
+                    rs["records"].get<double>() / std::max(1.0, rj["records"].get<double>()));
+      } else {
+        std::printf("%-44s %13.2fs %14s %8s\n", "until every latest status is acknowledged",
+                    rs["seconds"].get<double>(), "-", "-");
+        std::printf("%-44s %14llu %14s %8s\n", "records written",
+                    static_cast<unsigned long long>(rs["records"].get<uint64_t>()), "-", "-");
+      }
     }
     std::printf("\n%-44s %14s %14s %s\n", "outage (mock cluster)", "status-store", "in order", "target");
     std::printf("%-44s %14llu %14llu %s\n", "records written after recovery",

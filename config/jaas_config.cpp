@@ -1,5 +1,6 @@
 #include "config/jaas_config.hpp"
 
+#include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "config/secret_masking.hpp"
 
@@ -21,8 +22,7 @@ bool is_word_char(char c) {
   // StreamTokenizer's defaults (letters, digits, '.', '-', bytes >= 160) plus JaasConfig's '_' and
   // '$'. Java reads a bare word starting with a digit as a number and then refuses it; this accepts
   // it, which only makes more files work.
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-         c == '_' || c == '$' || u >= 160;
+  return is_ascii_alnum(c) || c == '.' || c == '-' || c == '_' || c == '$' || u >= 160;
 }
 
 class jaas_tokenizer {
@@ -108,8 +108,7 @@ struct jaas_entry {
 };
 
 bool is_control_flag(std::string_view word) {
-  std::string upper{word};
-  for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  const std::string upper = ascii_uppercase(word);
   return upper == "REQUIRED" || upper == "REQUISITE" || upper == "SUFFICIENT" || upper == "OPTIONAL";
 }
 

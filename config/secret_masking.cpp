@@ -1,21 +1,11 @@
 #include "config/secret_masking.hpp"
 
+#include "config/ascii.hpp"
+
 #include <array>
 #include <string>
 
 namespace status_store {
-
-namespace {
-
-std::string ascii_lowercase(std::string_view text) {
-  std::string lower{text};
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-}  // namespace
 
 bool is_secret_property(std::string_view key) {
   // Case-insensitive on purpose: a false positive only hides a value from a log, a false negative

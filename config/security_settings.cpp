@@ -1,5 +1,6 @@
 #include "config/security_settings.hpp"
 
+#include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "config/jaas_config.hpp"
 #include "config/secret_masking.hpp"
@@ -10,12 +11,6 @@
 namespace status_store {
 
 namespace {
-
-std::string upper_ascii(std::string_view text) {
-  std::string upper{text};
-  for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  return upper;
-}
 
 template <std::size_t N>
 bool one_of(std::string_view value, const std::array<std::string_view, N>& allowed) {
@@ -92,7 +87,7 @@ class layer_translator {
   void check_security_protocol() {
     const auto protocol = own("security.protocol");
     // The client library takes the names in either case; Java only in upper case, which is what is written.
-    if (protocol && !one_of(upper_ascii(*protocol), security_protocols)) {
+    if (protocol && !one_of(ascii_uppercase(*protocol), security_protocols)) {
       fail("security.protocol", *protocol, "Must be one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL");
     }
   }
@@ -161,7 +156,7 @@ class layer_translator {
 
   std::string store_type(std::string_view type_key) const {
     const auto type = effective(type_key);
-    const std::string upper = upper_ascii(type.value_or("JKS"));  // Java's default type
+    const std::string upper = ascii_uppercase(type.value_or("JKS"));  // Java's default type
     if (type && !one_of(std::string_view{upper}, store_types)) fail(type_key, *type, "Must be one of JKS, PKCS12, PEM");
     return upper;
   }
@@ -222,7 +217,7 @@ class layer_translator {
   void translate_endpoint_identification() {
     const auto algorithm = own("ssl.endpoint.identification.algorithm");
     if (!algorithm) return;
-    const std::string upper = upper_ascii(*algorithm);
+    const std::string upper = ascii_uppercase(*algorithm);
     // Java turns hostname verification off with an empty value; the client library with "none".
     if (algorithm->empty() || upper == "NONE") {
       out_["ssl.endpoint.identification.algorithm"] = "none";

@@ -1,7 +1,10 @@
 #include "config/worker_config.hpp"
 
 #include "config/client_settings.hpp"
+#include "config/ascii.hpp"
 #include "config/config_error.hpp"
+#include "config/kafka_names.hpp"
+#include "config/kafka_value_parsing.hpp"
 #include "config/secret_masking.hpp"
 #include "config/security_settings.hpp"
 #include "messages/trace_truncation.hpp"
@@ -19,22 +22,6 @@
 #include <type_traits>
 
 namespace status_store {
-
-// ---- config_error ----------------------------------------------------------------------------------
-
-config_error::config_error(std::string property, std::string value, std::string rule)
-    // Kafka's ConfigException(name, value, message) wording, so operators recognize it. The parts are
-    // copied, not moved: argument evaluation order is unspecified, and the message reads them.
-    : config_error(whole_message_tag{}, "Invalid value " + value + " for configuration " + property + ": " + rule,
-                   property, value, rule) {}
-
-config_error::config_error(whole_message_tag, std::string what, std::string property, std::string value,
-                           std::string rule)
-    : std::runtime_error(what), property_{std::move(property)}, value_{std::move(value)}, rule_{std::move(rule)} {}
-
-config_error config_error::with_message(std::string property, std::string value, std::string message) {
-  return config_error(whole_message_tag{}, message, std::move(property), std::move(value), message);
-}
 
 // ---- worker_config ---------------------------------------------------------------------------------
 
@@ -101,13 +88,6 @@ constexpr std::string_view missing_topic_message =
     "Must specify topic for connector status. Set status.storage.topic to the name of the status topic (the "
     "one every worker sharing these statuses uses, e.g. connect-status).";
 
-/// Java's String.trim(), which Kafka's ConfigDef applies to every value: it strips every character
-/// up to and including the space, control characters too.
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
-  return text;
-}
 
 bool starts_with_any(std::string_view key, const auto& prefixes) {
   for (const std::string_view prefix : prefixes) {
@@ -123,184 +103,6 @@ bool equals_any(std::string_view key, const auto& names) {
   return false;
 }
 
-/// Formats a double the way Java prints one in a rule: "1.0", "0.25".
-std::string format_double(double value) {
-  std::array<char, 64> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  std::string text{buffer.data(), result.ptr};
-  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // 'n': inf and nan stay as they are
-  return text;
-}
-
-/// A value as it may appear inside an error message: secrets masked, NUL characters made visible.
-std::string displayed_value(std::string_view key, std::string_view value) {
-  std::string shown;
-  for (const char c : mask_if_secret(key, value)) {
-    if (c == '\0') {
-      shown += "\\u0000";
-    } else {
-      shown += c;
-    }
-  }
-  return shown;
-}
-
-config_error invalid(std::string_view key, std::string_view value, std::string rule) {
-  return config_error(std::string{key}, displayed_value(key, value), std::move(rule));
-}
-
-/// Kafka's ConfigDef type names, used in "Not a number of type INT".
-template <typename Integer>
-constexpr std::string_view integer_type_name() {
-  if constexpr (std::is_same_v<Integer, int16_t>) return "SHORT";
-  if constexpr (std::is_same_v<Integer, int32_t>) return "INT";
-  if constexpr (std::is_same_v<Integer, int64_t>) return "LONG";
-}
-
-/// Strict like Java's Integer.parseInt and friends: an optional sign and decimal digits, nothing else.
-/// A number outside the type is "not a number of the type", exactly as Kafka reports it (2147483648
-/// for an INT), and is detected without overflow.
-template <typename Integer>
-Integer parse_integer(std::string_view key, std::string_view value) {
-  std::string_view digits = value;
-  const bool plus_sign = digits.starts_with('+');
-  if (plus_sign) digits.remove_prefix(1);  // from_chars takes '-' but not '+'
-  const std::string_view unsigned_digits = !plus_sign && digits.starts_with('-') ? digits.substr(1) : digits;
-  const bool only_digits = !unsigned_digits.empty() &&
-                           unsigned_digits.find_first_not_of("0123456789") == std::string_view::npos;
-  Integer parsed{};
-  if (only_digits) {
-    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), parsed);
-    if (result.ec == std::errc{} && result.ptr == digits.data() + digits.size()) return parsed;
-  }
-  throw invalid(key, value, "Not a number of type " + std::string{integer_type_name<Integer>()});
-}
-
-/// The decimal exponent of the first significant digit of a number already known to match
-/// digits[.digits][e[sign]digits], saturated. Only used to tell overflow from underflow.
-int64_t decimal_magnitude(std::string_view number) {
-  const std::size_t exponent_at = number.find_first_of("eE");
-  int64_t exponent = 0;
-  if (exponent_at != std::string_view::npos) {
-    std::string_view exponent_text = number.substr(exponent_at + 1);
-    const bool negative = exponent_text.starts_with('-');
-    if (exponent_text.starts_with('-') || exponent_text.starts_with('+')) exponent_text.remove_prefix(1);
-    for (const char c : exponent_text) exponent = std::min<int64_t>(exponent * 10 + (c - '0'), 1'000'000'000);
-    if (negative) exponent = -exponent;
-    number = number.substr(0, exponent_at);
-  }
-  const std::size_t point = std::min(number.find('.'), number.size());
-  const std::size_t first_significant = number.find_first_of("123456789");
-  if (first_significant == std::string_view::npos) return std::numeric_limits<int64_t>::min();
-  const auto position = static_cast<int64_t>(first_significant);
-  const auto point_position = static_cast<int64_t>(point);
-  return exponent + (position < point_position ? point_position - position - 1 : point_position - position);
-}
-
-/// Strict decimal floating point: [sign] digits [. [digits]] | [sign] . digits, then an optional
-/// exponent. Java's parseDouble also takes "NaN", "Infinity", hex floats and a trailing 'd' or 'f';
-/// none of those has a use in a backoff setting, and NaN even slips through Kafka's Range validator
-/// (every comparison with NaN is false), so they are rejected here.
-double parse_double(std::string_view key, std::string_view value) {
-  std::string_view number = value;
-  if (number.starts_with('+') || number.starts_with('-')) number.remove_prefix(1);
-  std::size_t pos = 0;
-  const auto skip_digits = [&] {
-    const std::size_t begin = pos;
-    while (pos < number.size() && number[pos] >= '0' && number[pos] <= '9') ++pos;
-    return pos - begin;
-  };
-  std::size_t mantissa_digits = skip_digits();
-  if (pos < number.size() && number[pos] == '.') {
-    ++pos;
-    mantissa_digits += skip_digits();
-  }
-  bool well_formed = mantissa_digits > 0;
-  if (well_formed && pos < number.size() && (number[pos] == 'e' || number[pos] == 'E')) {
-    ++pos;
-    if (pos < number.size() && (number[pos] == '+' || number[pos] == '-')) ++pos;
-    well_formed = skip_digits() > 0;
-  }
-  if (!well_formed || pos != number.size()) {
-    const std::string lower = [&] {
-      std::string text{number};
-      for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-      return text;
-    }();
-    if (lower == "inf" || lower == "infinity" || lower == "nan") {
-      throw invalid(key, value, "Value must be a finite number");
-    }
-    throw invalid(key, value, "Not a number of type DOUBLE");
-  }
-  const bool negative = value.starts_with('-');
-  double parsed = 0.0;
-  const auto result = std::from_chars(number.data(), number.data() + number.size(), parsed);
-  if (result.ec == std::errc::result_out_of_range) {
-    // from_chars leaves the value alone for both directions; Java would give infinity or zero.
-    if (decimal_magnitude(number) > 0) throw invalid(key, value, "Value must be a finite number");
-    parsed = 0.0;
-  }
-  return negative ? -parsed : parsed;
-}
-
-/// Kafka's Range validator, with its wording.
-template <typename Number>
-void require_in_range(std::string_view key, std::string_view value, Number parsed, Number min, Number max) {
-  const auto shown = [](Number bound) {
-    if constexpr (std::is_floating_point_v<Number>) {
-      return format_double(bound);
-    } else {
-      return std::to_string(bound);
-    }
-  };
-  if (parsed < min) throw invalid(key, value, "Value must be at least " + shown(min));
-  if (parsed > max) throw invalid(key, value, "Value must be no more than " + shown(max));
-}
-
-/// librdkafka takes settings as C strings, so an escaped \u0000 would silently cut a value short.
-void require_no_nul(std::string_view key, std::string_view value) {
-  if (value.find('\0') != std::string_view::npos) {
-    throw invalid(key, value, "Must not contain a NUL character (\\u0000)");
-  }
-}
-
-/// Kafka's topic name rules (org.apache.kafka.common.internals.Topic), checked here so a bad name
-/// fails at start-up instead of at topic creation.
-void require_legal_topic_name(std::string_view key, std::string_view topic) {
-  constexpr std::size_t max_topic_length = 249;
-  if (topic == "." || topic == "..") throw invalid(key, topic, "Topic name cannot be \".\" or \"..\"");
-  if (topic.size() > max_topic_length) {
-    throw invalid(key, topic,
-                  "Topic name is illegal, it can't be longer than 249 characters, topic name: " + std::string{topic});
-  }
-  for (const char c : topic) {
-    const bool legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                       c == '_' || c == '-';
-    if (!legal) {
-      throw invalid(key, topic,
-                    "Topic name \"" + std::string{topic} +
-                        "\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'");
-    }
-  }
-}
-
-/// Kafka's LIST type splits at commas and trims every element; the client then skips empty ones.
-/// librdkafka is given the same list without the whitespace.
-std::string normalize_server_list(std::string_view list) {
-  std::string normalized;
-  while (true) {
-    const std::size_t comma = std::min(list.find(','), list.size());
-    const std::string_view server = trim(list.substr(0, comma));
-    if (!server.empty()) {
-      if (!normalized.empty()) normalized += ',';
-      normalized += server;
-    }
-    if (comma == list.size()) break;
-    list.remove_prefix(comma + 1);
-  }
-  return normalized;
-}
-
 // librdkafka names that set the same property as a forced one; setting either replaces the other.
 struct forced_alias {
   std::string_view alias;
@@ -314,14 +116,9 @@ constexpr std::array<forced_alias, 4> producer_aliases{{
 }};
 
 bool same_setting_value(std::string_view forced_key, std::string_view user_value, std::string_view forced_value) {
-  const auto lower = [](std::string_view text) {
-    std::string result{text};
-    for (char& c : result) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return result;
-  };
-  const std::string user = lower(user_value);
+  const std::string user = ascii_lowercase(user_value);
   if (forced_key == "acks" && user == "-1") return forced_value == "all";
-  return user == lower(forced_value);
+  return user == ascii_lowercase(forced_value);
 }
 
 class worker_config_parser {
@@ -364,7 +161,7 @@ class worker_config_parser {
   std::optional<std::string_view> value_of(std::string_view key) const {
     const auto found = props_.find(std::string{key});
     if (found == props_.end()) return std::nullopt;
-    return trim(found->second);
+    return java_trim(found->second);
   }
 
   template <typename Integer>
@@ -465,7 +262,7 @@ class worker_config_parser {
   void sort_remaining_keys() {
     for (const auto& [key, raw_value] : props_) {
       const std::string_view name = key;
-      const std::string_view value = trim(raw_value);
+      const std::string_view value = java_trim(raw_value);
       if (name == keys::bootstrap_servers || name == keys::group_id || name == keys::client_id ||
           name == keys::message_timeout_ms || equals_any(name, own_status_storage_keys)) {
         continue;  // parsed above

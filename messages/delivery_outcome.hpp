@@ -11,6 +11,8 @@ enum class delivery_outcome : uint8_t {
   success,        // acknowledged
   retriable,      // transient: back off and send the latest value of the key again
   non_retriable,  // re-sending the same bytes would fail again: give up at once
+  not_sent,       // taken back from the producer's queue before any broker saw it (the outage hold):
+                  // the attempt goes on; the key waits for a reachable broker (docs/retries.md)
 };
 
 /// One delivery report, judged.

@@ -126,6 +126,15 @@ struct view_counters {
   friend bool operator==(const view_counters&, const view_counters&) = default;
 };
 
+/// What the coalescer publishes after each mailbox burst: its cumulative counters and gauges, and
+/// the put-to-acknowledgement latencies of the updates acknowledged since its previous report. The
+/// metrics actor keeps the latency histogram and derives the quantiles (ack_latency_* above).
+struct write_side_report {
+  store_counters counters;
+  std::vector<uint64_t> ack_latencies_us;
+  friend bool operator==(const write_side_report&, const write_side_report&) = default;
+};
+
 /// A consistent snapshot of every metric, as operators see it.
 struct metrics_snapshot {
   store_counters counters;

@@ -22,13 +22,15 @@
 // | coalescer       | producer I/O    | report_to, coalescer_actor                | where delivery reports go (sent once)     |
 // | coalescer       | producer I/O    | produce, vector<outgoing_record>          | write these records, one per key          |
 // | producer I/O    | coalescer       | delivered, vector<delivery_result>        | judged acks and errors, in batches        |
+// | producer I/O    | coalescer       | brokers, bool                             | a broker is reachable (false: hold sends) |
 // | coalescer       | retry scheduler | report_to, coalescer_actor                | where due retries go (sent once)          |
 // | coalescer       | retry scheduler | schedule, vector<retry_request>           | back off, then tell me                    |
 // | retry scheduler | coalescer       | retry_due, vector<retry_request>          | these retries' backoff has elapsed        |
 // | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
 // | coalescer       | itself          | deadline                                  | the stop timeout has elapsed              |
-// | coalescer       | metrics         | publish, store_counters                   | cumulative counters and gauges            |
+// | coalescer       | itself          | hold_check                                | end held attempts older than the timeout  |
+// | coalescer       | metrics         | publish, write_side_report                | counters, gauges, new ack latencies       |
 // | topic reader    | status view     | records, vector<consumed_record>          | records read from the status topic        |
 // | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
 // | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
@@ -75,6 +77,8 @@ using caught_up_atom = caf::atom_constant<caf::atom("caught_up")>;
 using await_atom = caf::atom_constant<caf::atom("await")>;
 using list_atom = caf::atom_constant<caf::atom("list")>;
 using all_atom = caf::atom_constant<caf::atom("all")>;
+using brokers_atom = caf::atom_constant<caf::atom("brokers")>;
+using hold_check_atom = caf::atom_constant<caf::atom("holdcheck")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -97,6 +101,8 @@ inline constexpr caught_up_atom caught_up_atom_v{};
 inline constexpr await_atom await_atom_v{};
 inline constexpr list_atom list_atom_v{};
 inline constexpr all_atom all_atom_v{};
+inline constexpr brokers_atom brokers_atom_v{};
+inline constexpr hold_check_atom hold_check_atom_v{};
 
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
@@ -187,6 +193,10 @@ typename Inspector::result_type inspect(Inspector& f, view_counters& x) {
   return f(caf::meta::type_name("view_counters"), x.records_read, x.read_errors, x.replay_records, x.replay_ms);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
+  return f(caf::meta::type_name("write_side_report"), x.counters, x.ack_latencies_us);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
   return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view);
 }
@@ -205,10 +215,12 @@ using coalescer_actor = caf::typed_actor<
     caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
     caf::reacts_to<retry_due_atom, std::vector<retry_request>>,  // from the retry scheduler
+    caf::reacts_to<brokers_atom, bool>,                        // from producer I/O: any broker reachable?
     caf::replies_to<flush_atom>::with<ok_atom>,                // all accepted before are resolved
     caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
     caf::reacts_to<tick_atom>,                                 // self: ship outbox and counters
-    caf::reacts_to<deadline_atom>>;                            // self: drain timeout elapsed
+    caf::reacts_to<deadline_atom>,                             // self: drain timeout elapsed
+    caf::reacts_to<hold_check_atom>>;                          // self: expire held attempts
 
 /// Producer I/O: owns the Kafka producer client; reports judged deliveries to the coalescer.
 using producer_actor = caf::typed_actor<
@@ -224,7 +236,7 @@ using retry_scheduler_actor = caf::typed_actor<
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
 using metrics_actor = caf::typed_actor<
-    caf::reacts_to<publish_atom, store_counters>,              // from the coalescer
+    caf::reacts_to<publish_atom, write_side_report>,           // from the coalescer
     caf::reacts_to<publish_atom, view_counters>,               // from the status view
     caf::replies_to<get_atom>::with<metrics_snapshot>>;        // a snapshot
 

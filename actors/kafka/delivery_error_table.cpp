@@ -15,8 +15,10 @@
 // - _UNKNOWN_TOPIC / _UNKNOWN_PARTITION (local) are retriable like Java's
 //   UnknownTopicOrPartitionException (3): right after the topic is created, metadata may not have
 //   propagated yet. If the topic was really deleted, the bounded retries give up.
-// - _PURGE_QUEUE / _PURGE_INFLIGHT are NOT retriable: they only come from our own rd_kafka_purge()
-//   during shutdown, when there is nobody left to retry.
+// - _PURGE_QUEUE / _PURGE_INFLIGHT are NOT retriable: they only come from our own rd_kafka_purge().
+//   _PURGE_QUEUE while the store runs is the outage hold taking records back before any broker saw
+//   them (not an attempt's end: the outcome is not_sent, and the coalescer holds the key); at
+//   shutdown nobody is left to retry.
 // - NETWORK_EXCEPTION, INVALID_MSG (CORRUPT_MESSAGE), FENCED/UNKNOWN_LEADER_EPOCH and
 //   THROTTLING_QUOTA_EXCEEDED are retriable as in Java, although librdkafka 2.0.2 reports them as
 //   permanent: with retries=0 they reach the delivery report and we retry them ourselves.
@@ -58,7 +60,7 @@ constexpr delivery_error_row table[] = {
     {RD_KAFKA_RESP_ERR__TIMED_OUT_QUEUE, "_TIMED_OUT_QUEUE", true, "timed out in the local queue"},
     {RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE, "_UNSUPPORTED_FEATURE", false, "broker lacks a required feature"},
     {RD_KAFKA_RESP_ERR__RETRY, "_RETRY", true, "librdkafka asks for a retry"},
-    {RD_KAFKA_RESP_ERR__PURGE_QUEUE, "_PURGE_QUEUE", false, "purged by our own shutdown: nobody to retry"},
+    {RD_KAFKA_RESP_ERR__PURGE_QUEUE, "_PURGE_QUEUE", false, "taken back by our outage hold: held, not failed"},
     {RD_KAFKA_RESP_ERR__PURGE_INFLIGHT, "_PURGE_INFLIGHT", false, "purged in flight by our own shutdown"},
     {RD_KAFKA_RESP_ERR__FATAL, "_FATAL", false, "fatal producer error: instance unusable"},
     {RD_KAFKA_RESP_ERR__FENCED, "_FENCED", false, "instance fenced by a newer one"},
@@ -117,6 +119,7 @@ std::span<const delivery_error_row> delivery_error_table() { return table; }
 
 delivery_outcome classify_delivery_error(rd_kafka_resp_err_t err) {
   if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return delivery_outcome::success;
+  if (err == RD_KAFKA_RESP_ERR__PURGE_QUEUE) return delivery_outcome::not_sent;
   const auto rows = delivery_error_table();
   const auto it = std::find_if(rows.begin(), rows.end(), [err](const delivery_error_row& row) {
     return row.code == static_cast<int>(err);

@@ -9,6 +9,12 @@
 
 namespace status_store {
 
+namespace {
+// While no broker is reachable, a metadata request probes for one this often, each waiting this long.
+constexpr std::chrono::milliseconds probe_interval{250};
+constexpr std::chrono::milliseconds probe_timeout{250};
+}  // namespace
+
 kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic,
                                              std::string writer_id)
     : writer_id_(std::move(writer_id)), credentials_(std::make_unique<credential_failure_watch>("status producer")) {
@@ -35,6 +41,11 @@ std::optional<delivery_result> kafka_producer_client::produce(const outgoing_rec
       RD_KAFKA_V_HEADER(writer_header_name.data(), writer_id_.data(), static_cast<ssize_t>(writer_id_.size())),
       RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
   if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return std::nullopt;
+  return delivery_result{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
+}
+
+delivery_result kafka_producer_client::not_sent(const outgoing_record& record) const {
+  const auto err = RD_KAFKA_RESP_ERR__PURGE_QUEUE;
   return delivery_result{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
 }
 
@@ -67,12 +78,36 @@ void kafka_producer_client::on_error(rd_kafka_t* rk, int error, const char* reas
   self->credentials_->on_error(code, reason);
   // Records waiting for a connection would wait out message.timeout.ms for nothing; their purge
   // reports arrive in this same poll loop.
-  if (credential_failure_watch::is_credential_error(code)) rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);
+  if (credential_failure_watch::is_credential_error(code)) {
+    rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);
+  } else if (code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->brokers_down_.exchange(true)) {
+    // Outage hold: what waits in librdkafka's queue comes back as _PURGE_QUEUE (not sent) and is held
+    // by the coalescer, which writes each key's latest value once a broker is reachable again.
+    self->next_probe_ = std::chrono::steady_clock::now() + probe_interval;
+    rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);
+    if (self->reachability_) self->reachability_(false);
+  }
 }
 
-void kafka_producer_client::start_polling(delivery_sink sink) {
+void kafka_producer_client::probe_brokers() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_probe_) return;
+  // A metadata request for no topic: it succeeds as soon as any broker answers.
+  const rd_kafka_metadata_t* metadata = nullptr;
+  if (rd_kafka_metadata(rk_, 0, nullptr, &metadata, static_cast<int>(probe_timeout.count())) ==
+      RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_metadata_destroy(metadata);
+    brokers_down_.store(false, std::memory_order_release);
+    if (reachability_) reachability_(true);
+    return;
+  }
+  next_probe_ = std::chrono::steady_clock::now() + probe_interval;
+}
+
+void kafka_producer_client::start_polling(delivery_sink sink, reachability_sink reachability) {
   if (polling_.exchange(true)) return;
   sink_ = std::move(sink);
+  reachability_ = std::move(reachability);
   poller_ = std::thread{[this] { poll_loop(); }};
 }
 
@@ -85,6 +120,7 @@ void kafka_producer_client::poll_loop() {
       sink_(std::move(batch_));
       batch_.clear();
     }
+    if (brokers_down_.load(std::memory_order_relaxed)) probe_brokers();
   }
 }
 

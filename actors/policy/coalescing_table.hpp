@@ -15,8 +15,14 @@
 // - Stale-retry guard: a retry is abandoned (stale-dropped) when another writer's tombstone is read
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
+// - Outage hold: while no broker is reachable, a key's record is held in the table instead of being
+//   handed to the producer (records already queued there come back not_sent). When a broker is
+//   reachable again, every held key sends its *latest* value, once, checked as a retry is (a held
+//   send is a delayed copy). A held attempt still ends after
+//   the attempt timeout (message.timeout.ms) as a timed-out send would: retried or failed by the
+//   KIP's rules, so an outage costs retries at the same pace as before, never more.
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
-#include "actors/policy/latency_histogram.hpp"
+#include "actors/policy/compact_key.hpp"
 #include "messages/payloads.hpp"
 
 #include <spdlog/logger.h>
@@ -48,9 +54,19 @@ class coalescing_table {
   /// One delivery report (judged by the producer client). Returns true if it scheduled a retry.
   bool delivered(const delivery_result& report, int64_t now_ns);
   /// A retry's backoff has elapsed.
-  void retry_due(const retry_request& due);
+  void retry_due(const retry_request& due, int64_t now_ns);
   /// A record read back from the topic.
   void observed(const observed_status& seen);
+  /// No broker is reachable: records are held from now on, not sent.
+  void hold();
+  /// A broker is reachable again: every held key sends its latest value.
+  void release();
+  /// Held attempts that started more than `attempt_timeout_ns` before `now_ns` end as timed out;
+  /// returns how many did.
+  size_t expire_held(int64_t now_ns, int64_t attempt_timeout_ns);
+  bool holding() const { return holding_; }
+  /// Keys whose record is held for a reachable broker.
+  size_t held() const { return held_keys_; }
   /// Counts every unresolved update as failed (the drain deadline); in flight or not.
   drain_report fail_all_unresolved();
 
@@ -60,8 +76,10 @@ class coalescing_table {
   /// Retries to hand to the scheduler since the last call.
   std::vector<retry_request> take_retries();
 
-  /// Cumulative counters and current gauges (latency quantiles recomputed only when they changed).
+  /// Cumulative counters and current gauges (the latency quantiles are the metrics actor's).
   const store_counters& counters();
+  /// Put-to-acknowledgement latencies (µs) of the updates acknowledged since the last call.
+  std::vector<uint64_t> take_ack_latencies() { return std::exchange(ack_latencies_us_, {}); }
   /// Sequence number of the last accepted update; a flush taken now covers everything up to it.
   uint64_t last_accept_seq() const { return last_accept_seq_; }
   /// Whether every update accepted up to `seq` is resolved (acknowledged, failed, coalesced, dropped).
@@ -79,35 +97,44 @@ class coalescing_table {
     uint64_t accept_seq = 0;
   };
 
-  // Memory per key matters (a worker may track a million keys): an idle key keeps no update, only what
-  // putSafe needs; flat fields, widest first, so a key's hash-map node is one 112-byte allocation.
-  struct key_state {
-    std::unique_ptr<pending_update> head;  // being written, or waiting for its retry
+  // Memory per key matters (a worker may track a million keys, nearly all idle): an idle key keeps
+  // only what putSafe needs, 24 bytes beside its compact key; the rest lives in `work` while the key
+  // has an update to write (docs/benchmarks.md, "memory per key").
+  struct work_in_progress {
+    pending_update head;                   // being written, or waiting for its retry
     std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
     uint64_t retry_ticket = 0;             // the failed send's id; only the matching due notice counts
     uint64_t send_id = 0;                  // matches delivery reports to the current send
+    int64_t attempt_started_ns = 0;        // when the current attempt was handed on (or held)
+    uint32_t retries_done = 0;             // retries used by the current failure episode
+    bool in_flight = false;                // with the producer, or held for a reachable broker
+    bool retry_scheduled = false;
+    bool held = false;                     // in_flight, but held in the table (outage hold)
+  };
+  struct key_state {
+    std::unique_ptr<work_in_progress> work;  // nullptr: idle
     // The value putSafe decides on; nullptr when none. Interned: a cluster has a handful of workers.
     const std::string* known_worker = nullptr;
     int32_t known_generation = 0;
-    uint32_t retries_done = 0;  // retries used by the current failure episode
-    bool in_flight = false;
-    bool retry_scheduled = false;
     bool known_own = false;  // the known value is this store's own record: it never makes a retry stale
   };
-  static_assert(sizeof(key_state) <= 56, "a million keys: keep the per-key state small");
+  static_assert(sizeof(key_state) <= 24, "a million keys: keep the per-key state small");
 
   static bool can_write_safely(const key_state& ks, const pending_update& u);
   void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
   void resolve_acknowledged(const pending_update& u, int64_t now_ns);
-  void start_send(const std::string& key, key_state& ks);
-  void advance(const std::string& key, key_state& ks);
-  void fail_head(const std::string& key, key_state& ks, const delivery_result& report, std::string_view why);
+  void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
+  void hand_on(std::string_view key, work_in_progress& work);
+  bool attempt_failed(std::string_view key, key_state& ks, const delivery_result& report);
+  bool prepare_held_send(std::string_view key, key_state& ks);
+  void advance(std::string_view key, key_state& ks, int64_t now_ns);
+  void fail_head(std::string_view key, key_state& ks, const delivery_result& report, std::string_view why);
 
   uint32_t max_retries_;
   std::shared_ptr<spdlog::logger> log_;
-  std::unordered_map<std::string, key_state> keys_;
+  std::unordered_map<compact_key, key_state, compact_key_hash, compact_key_equal> keys_;
   std::unordered_set<std::string> worker_ids_;  // the interned worker ids of key_state::known_worker
   /// accept_seq → put time (ns) of every unresolved update: pending, the oldest unacknowledged age and
   /// flush watermarks in one ordered structure.
@@ -115,8 +142,11 @@ class coalescing_table {
   uint64_t last_accept_seq_ = 0;
   uint64_t last_send_id_ = 0;
   store_counters counters_;
-  latency_histogram ack_latency_;  // accept-to-acknowledgement time of every written update
-  bool ack_latency_changed_ = false;
+  std::vector<uint64_t> ack_latencies_us_;  // accept-to-acknowledgement times not yet taken
+  bool holding_ = false;
+  size_t held_keys_ = 0;
+  std::vector<std::string> held_;  // keys held since the last release, in hold order (may be stale)
+  int64_t last_now_ns_ = 0;        // the latest time an input carried, for inputs that carry none
   std::vector<outgoing_record> sends_;
   std::vector<retry_request> retries_;
 };

@@ -266,4 +266,61 @@ CAF_TEST(the timer of an abandoned retry does not fire a later retry early) {
   check_conservation();
 }
 
+CAF_TEST(an outage hold writes each key once with its latest value and ends held attempts on time) {
+  start(/*max_retries=*/1);
+  put(update("status-connector-a", "a1"));
+  put(update("status-connector-b", "b1"));
+  CAF_REQUIRE_EQUAL(produced().size(), 2u);
+  self->send(coalescer, brokers_atom::value, false);  // the producer saw _ALL_BROKERS_DOWN and purged
+  settle();
+  report(produced()[0], RD_KAFKA_RESP_ERR__PURGE_QUEUE);
+  report(produced()[1], RD_KAFKA_RESP_ERR__PURGE_QUEUE);
+  put(update("status-connector-a", "a2"));
+  put(update("status-connector-a", "a3"));
+  CAF_CHECK_EQUAL(produced().size(), 2u);  // held: nothing reaches the producer
+  // b stays held past one attempt timeout (message.timeout.ms): its attempt ends as timed out and a
+  // retry is scheduled, counted, and held again when due.
+  advance_time(std::chrono::milliseconds{defaults::message_timeout_ms});
+  settle();
+  const auto first = next_expected_delay(0);  // the two keys' retries, in either order
+  const auto second = next_expected_delay(0);
+  advance_time(std::max(first, second));
+  settle();
+  CAF_CHECK_EQUAL(produced().size(), 2u);
+  CAF_CHECK_EQUAL(snapshot().counters.retry, 2u);  // a and b, one retry each
+  self->send(coalescer, brokers_atom::value, true);  // a metadata probe reached a broker
+  settle();
+  CAF_REQUIRE_EQUAL(produced().size(), 4u);
+  std::map<std::string, std::string> released;
+  for (size_t i = 2; i < 4; ++i) released[produced()[i].key] = produced()[i].value;
+  CAF_CHECK_EQUAL(released["status-connector-a"], "a3");
+  CAF_CHECK_EQUAL(released["status-connector-b"], "b1");
+  for (size_t i = 2; i < 4; ++i) report(produced()[i], RD_KAFKA_RESP_ERR_NO_ERROR);
+  const auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.success, 2u);
+  CAF_CHECK_EQUAL(c.failure, 0u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+}
+
+CAF_TEST(a full outage under the hold ends in counted failures and never hangs) {
+  start(/*max_retries=*/2);
+  self->send(coalescer, brokers_atom::value, false);
+  settle();
+  put(update("status-connector-a", "a1"));
+  CAF_CHECK_EQUAL(produced().size(), 0u);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    advance_time(std::chrono::milliseconds{defaults::message_timeout_ms});
+    settle();
+    if (attempt < 2) {
+      advance_time(next_expected_delay(attempt));
+      settle();
+    }
+  }
+  const auto c = check_conservation();
+  CAF_CHECK_EQUAL(c.retry, 2u);
+  CAF_CHECK_EQUAL(c.failure, 1u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+  CAF_CHECK_EQUAL(produced().size(), 0u);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

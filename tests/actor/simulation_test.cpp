@@ -6,7 +6,10 @@
 // deletions, topic statuses, flushes and — in the mixed runs — other writers' records. Each seed also
 // draws its own retry settings, and runs twice: with other writers, and as the topic's only writer;
 // even seeds put through the ingest table (one wake message per idle-to-waiting change, as the facade's
-// callers do), odd seeds as put messages (as a caller that is an actor does).
+// callers do), odd seeds as put messages (as a caller that is an actor does). Every third seed runs
+// the outage hold: at an outage's start the producer reports no reachable broker and purges the sends
+// still queued (each pending send is queued or already on a connection, by a coin flip), and at its
+// end a broker is reachable again; held attempts end after a 1 s attempt timeout.
 // After every run it checks:
 //   - the conservation law: accepted = success + failure + coalesced + stale-dropped + pending;
 //   - eventual latest: after a fault-free tail, the topic holds every key's latest accepted status;
@@ -16,7 +19,8 @@
 //     acknowledged allows it at that moment, and a retry only if no other writer's newer generation
 //     is known;
 //   - as the only writer: not one update dropped as stale (own records read back never count);
-//   - every flush answered.
+//   - every flush answered;
+//   - under the hold: nothing reaches the producer while no broker is reachable.
 // STATUS_STORE_SIM_SEEDS=N runs seeds 1..N (default 200); STATUS_STORE_SIM_SEED=S replays one seed with
 // a trace of what happened. A failing seed prints the command that replays it.
 #define CAF_SUITE simulation
@@ -83,6 +87,7 @@ struct broker_write {
   std::optional<std::string> value;
   std::string worker;
   int32_t generation = 0;
+  uint64_t send_id = 0;
 };
 
 struct key_model {
@@ -90,6 +95,9 @@ struct key_model {
   std::vector<accepted_update> accepted;
   time_point last_put{}, last_report{}, last_foreign_delete{};
   bool has_put = false, has_report = false, has_foreign_delete = false;
+  // Under the outage hold the store ends held attempts and schedules retries the simulation does not
+  // see; a key that was pending when a hold began may then send a retry it cannot time.
+  bool held_episode = false;
   bool awaiting_retry = false;  // the last send failed with a retriable error
   time_point failure_at{};
   uint64_t failed_seq = 0;
@@ -120,6 +128,11 @@ struct sim_fixture : store_fixture {
   int32_t generation = 1;
   bool outage = false;
   time_point outage_ends{};
+  bool hold_mode = false;     // the outage hold (every third seed)
+  bool holding = false;       // brokers, false was sent and brokers, true not yet
+  time_point released_at{};   // the instant the last hold ended
+  bool has_released = false;
+  uint64_t purged = 0, holds = 0;  // for the summary
   bool faults = true;
   std::vector<caf::actor> flush_probes;
 
@@ -187,6 +200,7 @@ struct sim_fixture : store_fixture {
     km.accepted.push_back(a);
     km.last_put = now();
     km.has_put = true;
+    if (holding) km.held_episode = true;
     log("put " + u.key + (u.tombstone ? " <tombstone>" : " " + u.value) + (safe ? " (safe)" : ""));
     if (!via_ingest) {
       self->send(coalescer, put_atom::value, std::move(u));
@@ -245,6 +259,7 @@ struct sim_fixture : store_fixture {
       outage = true;
       outage_ends = now() + std::chrono::milliseconds{200 + pick(15000)};
       log("outage begins");
+      if (hold_mode) begin_hold();
     }
   }
 
@@ -270,9 +285,14 @@ struct sim_fixture : store_fixture {
     }
     // A fresh send happens at the instant of a put, of a report for the key, or of another worker's
     // tombstone (which abandons a retry); anything else is a retry fired by the scheduler.
+    if (holding) violation("send of " + r.key + " while no broker is reachable (the hold)");
+    const bool released = has_released && released_at == t;
     const bool fresh = (km.has_put && km.last_put == t) || (km.has_report && km.last_report == t) ||
-                       (km.has_foreign_delete && km.last_foreign_delete == t);
-    if (!fresh) {
+                       (km.has_foreign_delete && km.last_foreign_delete == t) || released;
+    if (!fresh && km.held_episode) {
+      // A retry of an episode the hold took part in: held attempts end and schedule retries the
+      // simulation does not see, so neither its delay nor its number can be checked here.
+    } else if (!fresh) {
       if (!km.awaiting_retry) {
         violation("send of " + r.key + " that is neither fresh nor a retry");
       } else {
@@ -288,8 +308,9 @@ struct sim_fixture : store_fixture {
         if (seq && *seq < km.failed_seq) violation("retry of " + r.key + " sent an older value than the failed one");
         ++km.retries;
       }
-    } else {
+    } else if (!released) {
       km.retries = 0;
+      if (!holding) km.held_episode = false;  // a new episode: its retries are timed again
     }
     km.awaiting_retry = false;
     // putSafe: a safe update must be allowed by what the store knows at this moment (read back or
@@ -332,7 +353,7 @@ struct sim_fixture : store_fixture {
       // The broker-side copy lands before the client hears anything of the send.
       broker_writes.emplace(t + std::chrono::milliseconds{pick(static_cast<int>(delay.count()))},
                             broker_write{r.key, r.tombstone ? std::nullopt : std::optional<std::string>{r.value},
-                                         worker_of(r.key, seq), generation_of(r.key, seq)});
+                                         worker_of(r.key, seq), generation_of(r.key, seq), r.send_id});
       ++(kept ? written_anyway : duplicates);
     }
     deliveries.emplace(t + delay, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : "",
@@ -376,7 +397,7 @@ struct sim_fixture : store_fixture {
       km.awaiting_retry = true;
       km.failure_at = now();
       km.failed_seq = seq.value_or(0);
-    } else {
+    } else if (outcome != delivery_outcome::not_sent) {
       km.awaiting_retry = false;
     }
     if (outcome == delivery_outcome::success) {  // an acknowledged write is known to the store at once
@@ -438,8 +459,48 @@ struct sim_fixture : store_fixture {
     if (outage && now() >= outage_ends) {
       outage = false;
       log("outage ends");
+      if (holding) end_hold();
     }
     pump();
+  }
+
+  /// The producer saw _ALL_BROKERS_DOWN: it purges what is still queued (a coin flip per pending send:
+  /// queued, or already on a connection and left to its fate) and tells the coalescer.
+  void begin_hold() {
+    // What the mailbox holds now is served first: sends it causes reach the producer before the
+    // hold and may be purged below (a send racing the hold is refused by producer I/O as not sent).
+    settle();
+    classify_new_sends();
+    ++holds;
+    holding = true;
+    for (auto& [key, km] : keys)
+      if (km.has_put) km.held_episode = true;
+    std::multimap<time_point, delivery_result> kept;
+    std::vector<delivery_result> purged_now;
+    for (auto& [at, d] : deliveries) {
+      if (pick(2) == 0) {
+        kept.emplace(at, d);
+        continue;
+      }
+      for (auto it = broker_writes.begin(); it != broker_writes.end();)  // a queued send reached no broker
+        it = it->second.send_id == d.send_id ? broker_writes.erase(it) : std::next(it);
+      purged_now.push_back(delivery_result{d.key, d.send_id, RD_KAFKA_RESP_ERR__PURGE_QUEUE, -1, "purged",
+                                              judge_delivery_error(RD_KAFKA_RESP_ERR__PURGE_QUEUE)});
+    }
+    deliveries = std::move(kept);
+    purged += purged_now.size();
+    log("no broker reachable: hold, " + std::to_string(purged_now.size()) + " queued send(s) purged");
+    self->send(coalescer, brokers_atom::value, false);
+    settle();
+    for (auto& d : purged_now) deliveries.emplace(now(), std::move(d));  // served by the next pump
+  }
+
+  void end_hold() {
+    holding = false;
+    released_at = now();
+    has_released = true;
+    log("a broker is reachable again: release");
+    self->send(coalescer, brokers_atom::value, true);
   }
 
   /// Advances until nothing is pending; a store that never gets there is a hang.
@@ -463,13 +524,14 @@ struct sim_fixture : store_fixture {
     seed = s;
     other_writers = with_other_writers;
     via_ingest = s % 2 == 0;
+    hold_mode = s % 3 == 0;
     random.seed(s);
     retry.initial_backoff_ms = std::array<int64_t, 3>{1, 50, 300}[pick(3)];
     retry.max_backoff_ms = retry.initial_backoff_ms * std::array<int64_t, 4>{1, 4, 30, 100}[pick(4)];
     retry.backoff_multiplier = std::array<double, 4>{1.0, 1.5, 2.0, 3.0}[pick(4)];
     retry.jitter_factor = std::array<double, 3>{0.0, 0.25, 1.0}[pick(3)];
     max_retries = std::array<uint32_t, 6>{0, 1, 2, 3, 5, 8}[pick(6)];
-    start(max_retries, s);
+    start(max_retries, s, hold_mode ? 1000 : defaults::message_timeout_ms);
     const int steps = 100 + pick(200);
     for (int i = 0; i < steps; ++i) {
       const auto until = now() + std::chrono::milliseconds{pick(400)};
@@ -487,6 +549,7 @@ struct sim_fixture : store_fixture {
     // plain put, and the store must write all of them.
     faults = false;
     outage = false;
+    if (holding) end_hold();
     settle_everything();
     std::vector<std::string> all_keys;
     for (auto& [key, km] : keys)
@@ -535,7 +598,7 @@ uint64_t simulate(bool with_other_writers) {
   const uint64_t first = only ? only : 1, last = only ? only : seeds;
   // Thousands of simulated outages would log thousands of lines; a replay shows them.
   set_log_level(only ? spdlog::level::debug : spdlog::level::off);
-  uint64_t failed = 0, sends = 0, duplicates = 0, written_anyway = 0, late_reads = 0;
+  uint64_t failed = 0, sends = 0, duplicates = 0, written_anyway = 0, late_reads = 0, holds = 0, purged = 0;
   for (uint64_t s = first; s <= last; ++s) {
     sim_fixture fx;
     fx.trace = only != 0;
@@ -544,6 +607,8 @@ uint64_t simulate(bool with_other_writers) {
     duplicates += fx.duplicates;
     written_anyway += fx.written_anyway;
     late_reads += fx.late_reads;
+    holds += fx.holds;
+    purged += fx.purged;
     if (!fx.violations.empty()) {
       ++failed;
       std::ostringstream out;
@@ -558,7 +623,8 @@ uint64_t simulate(bool with_other_writers) {
   CAF_MESSAGE("simulated seeds " << first << ".." << last << (with_other_writers ? " with other writers" : " as the only writer")
                                  << ": " << failed << " failed, " << sends << " sends, " << written_anyway
                                  << " timed out but kept by the broker, " << duplicates << " written twice, "
-                                 << late_reads << " read back late");
+                                 << late_reads << " read back late, " << holds << " outage hold(s), " << purged
+                                 << " queued send(s) purged");
   return failed;
 }
 

@@ -80,12 +80,13 @@ struct store_fixture : test_coordinator_fixture<> {
   std::vector<caf::actor> probes;
   int64_t next_offset = 0;
 
-  void start(uint32_t max_retries = defaults::max_retries, uint64_t jitter_seed = test_seed) {
+  void start(uint32_t max_retries = defaults::max_retries, uint64_t jitter_seed = test_seed,
+             int64_t attempt_timeout_ms = defaults::message_timeout_ms) {
     retry.max_retries = static_cast<int32_t>(max_retries);
     metrics = spawn_metrics(sys);
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{retry, jitter_seed});
     producer = sys.spawn(fake_producer);
-    coalescer = spawn_coalescer(sys, retry, producer, scheduler, metrics, ingest);
+    coalescer = spawn_coalescer(sys, coalescer_config{retry, attempt_timeout_ms}, producer, scheduler, metrics, ingest);
     view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
     settle();
   }

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <thread>
 
@@ -86,6 +87,8 @@ TEST(WritePathOnMockCluster, TenThousandUpdatesThroughErrorsAndAnOutageLeaveEver
   // went down (appended, then the connection closed) is written again by its retry, so the topic may
   // hold a few more records than acknowledgements: never fewer, and far fewer than updates, because
   // coalescing is what keeps the outage's backlog small.
+  std::cout << "records on the topic " << topic.records << ", acknowledged " << c.success << ", retries " << c.retry
+            << ", coalesced " << c.coalesced << "\n";
   EXPECT_GE(topic.records, c.success);
   EXPECT_LT(topic.records, static_cast<uint64_t>(updates) / 2);
   auto report = s.stop();

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
 
+#include <map>
+
 using namespace status_store;
 
 namespace {
@@ -39,7 +41,7 @@ struct CoalescingTable : ::testing::Test {
     return retry;
   }
   void retry_now() {
-    for (auto r : std::exchange(scheduled, {})) table.retry_due(r);
+    for (auto r : std::exchange(scheduled, {})) table.retry_due(r, now);
     collect();
   }
   void read_back(std::string key, bool tombstone, std::string worker, int32_t generation, bool own) {
@@ -201,7 +203,7 @@ TEST_F(CoalescingTable, LateReportsAndStaleRetryTicketsChangeNothing) {
   report(sent[0], acknowledged);  // a report for the earlier send: ignored
   EXPECT_EQ(table.counters().success, 0u);
   report(sent[1], timed_out);
-  table.retry_due(stale_ticket);  // the earlier timer: ignored
+  table.retry_due(stale_ticket, now);  // the earlier timer: ignored
   collect();
   EXPECT_EQ(sent.size(), 2u);
   retry_now();
@@ -241,8 +243,114 @@ TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
   put("a", "v3");
   now += 4'000'000;  // 4 ms
   report(sent[0], acknowledged);
-  const auto c = table.counters();
-  EXPECT_GE(c.ack_latency_p50_us, 4000);
-  EXPECT_LE(c.ack_latency_p50_us, 4250);  // the histogram is at most 6.25 % high
+  EXPECT_EQ(table.take_ack_latencies(), std::vector<uint64_t>{4000});  // v1, acknowledged 4 ms after its put
+  EXPECT_TRUE(table.take_ack_latencies().empty());                   // each latency is reported once
+  EXPECT_EQ(table.counters().coalesced, 1u);
+}
+
+// ---- outage hold ------------------------------------------------------------------------------------
+
+namespace {
+const delivery_verdict purged_for_hold{delivery_outcome::not_sent, false, {}};
+constexpr int64_t attempt_timeout = 15'000'000'000;  // message.timeout.ms = 15 s
+}  // namespace
+
+TEST_F(CoalescingTable, OutageHoldWritesEachKeyOnceWithItsLatestValueWhenABrokerIsBack) {
+  put("a", "a1");
+  put("b", "b1");
+  ASSERT_EQ(sent.size(), 2u);
+  table.hold();
+  // The producer purges its queue: both attempts come back not sent and are held, not retried.
+  EXPECT_FALSE(report(sent[0], purged_for_hold));
+  EXPECT_FALSE(report(sent[1], purged_for_hold));
+  put("a", "a2");
+  put("a", "a3");  // replaces a2 in the table
+  put("c", "c1");  // a new key while holding: held at once
+  EXPECT_EQ(sent.size(), 2u) << "nothing reaches the producer while no broker is reachable";
+  EXPECT_EQ(table.held(), 3u);
+  EXPECT_TRUE(scheduled.empty());
+  EXPECT_EQ(table.counters().in_flight, 0u);
+  table.release();
+  collect();
+  ASSERT_EQ(sent.size(), 5u);
+  std::map<std::string, std::string> released;
+  for (size_t i = 2; i < sent.size(); ++i) released[sent[i].key] = sent[i].value;
+  EXPECT_EQ(released, (std::map<std::string, std::string>{{"a", "a3"}, {"b", "b1"}, {"c", "c1"}}));
+  EXPECT_EQ(table.held(), 0u);
+  for (size_t i = 2; i < sent.size(); ++i) report(sent[i], acknowledged);
+  const auto c = check_conservation();
+  EXPECT_EQ(c.success, 3u);
+  EXPECT_EQ(c.coalesced, 2u);  // a2 (replaced in the table) and a1 (held, never written)
+  EXPECT_EQ(c.retry, 0u) << "a purge for the hold is not an attempt's end";
+  EXPECT_EQ(c.pending, 0u);
+}
+
+TEST_F(CoalescingTable, OutageHoldEndsAHeldAttemptAfterTheAttemptTimeoutAndCountsRetriesByTheKipsRules) {
+  table.hold();
+  put("a", "a1");  // held at once, attempt started now
+  now += attempt_timeout - 1;
+  table.expire_held(now, attempt_timeout);
+  collect();
+  EXPECT_TRUE(scheduled.empty()) << "the attempt has not timed out yet";
+  now += 1;
+  table.expire_held(now, attempt_timeout);
+  collect();
+  ASSERT_EQ(scheduled.size(), 1u);  // retry 1 of 2, after its backoff
+  EXPECT_EQ(table.held(), 0u);
+  retry_now();  // still no broker: the retry is held too, and counted as a retry
+  EXPECT_EQ(table.held(), 1u);
+  EXPECT_EQ(table.counters().retry, 1u);
+  now += attempt_timeout;
+  table.expire_held(now, attempt_timeout);
+  collect();
+  retry_now();  // retry 2 of 2
+  now += attempt_timeout;
+  table.expire_held(now, attempt_timeout);
+  collect();
+  EXPECT_TRUE(sent.empty());
+  const auto c = check_conservation();
+  EXPECT_EQ(c.retry, 2u);
+  EXPECT_EQ(c.failure, 1u) << "a full outage ends in counted failures, never a hang";
+  EXPECT_EQ(table.held(), 0u);
+}
+
+TEST_F(CoalescingTable, OutageHoldAPurgeReportAfterTheReleaseSendsTheLatestValueAtOnceAndOnce) {
+  put("a", "a1");
+  table.hold();
+  put("a", "a2");
+  table.release();  // a broker came back before the purge report of a1 was served
+  EXPECT_FALSE(report(sent[0], purged_for_hold));
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1].value, "a2") << "a1 never reached a broker: the latest goes instead, once";
+  report(sent[1], acknowledged);
+  EXPECT_EQ(sent.size(), 2u);
+  const auto c = check_conservation();
+  EXPECT_EQ(c.success, 1u);
   EXPECT_EQ(c.coalesced, 1u);
+  EXPECT_EQ(c.retry, 0u);
+}
+
+TEST_F(CoalescingTable, OutageHoldAWaitingPutSafeIsDecidedAgainWhenReleased) {
+  put("a", "a1", "w1", 1);
+  table.hold();
+  report(sent[0], purged_for_hold);
+  put("a", "a2", "w1", 1, /*safe=*/true);
+  read_back("a", false, "w2", 5, /*own=*/false);  // another worker took the task meanwhile
+  table.release();
+  collect();
+  ASSERT_EQ(sent.size(), 1u) << "the waiting putSafe is stale now: nothing is written";
+  const auto c = check_conservation();
+  EXPECT_EQ(c.dropped_stale, 1u);
+  EXPECT_EQ(c.coalesced, 1u);
+  EXPECT_EQ(c.pending, 0u);
+}
+
+TEST_F(CoalescingTable, OutageHoldTheDrainDeadlineFailsHeldUpdates) {
+  table.hold();
+  put("a", "a1");
+  put("a", "a2");
+  const auto report = table.fail_all_unresolved();
+  EXPECT_EQ(report.failed, 2u);
+  EXPECT_EQ(table.held(), 0u);
+  check_conservation();
 }

@@ -25,8 +25,11 @@ class DeliveryErrorRowTest : public ::testing::TestWithParam<delivery_error_row>
 
 TEST_P(DeliveryErrorRowTest, ClassifyFollowsTheRow) {
   const delivery_error_row& row = GetParam();
-  EXPECT_EQ(classify_delivery_error(err(row.code)),
-            row.retriable ? delivery_outcome::retriable : delivery_outcome::non_retriable);
+  // The one exception to the row: the outage hold's purge is "not sent", neither retried nor failed.
+  const auto expected = row.code == RD_KAFKA_RESP_ERR__PURGE_QUEUE ? delivery_outcome::not_sent
+                        : row.retriable                           ? delivery_outcome::retriable
+                                                                  : delivery_outcome::non_retriable;
+  EXPECT_EQ(classify_delivery_error(err(row.code)), expected);
 }
 
 TEST_P(DeliveryErrorRowTest, NameMatchesLibrdkafkaWhereItKnowsTheCode) {
@@ -108,8 +111,9 @@ TEST(DeliveryErrorDecisions, LocalTransientErrorsAreRetriable) {
   }
 }
 
-TEST(DeliveryErrorDecisions, PurgedMessagesAreNotRetriedBecauseOnlyOurShutdownPurges) {
-  EXPECT_EQ(classify_delivery_error(RD_KAFKA_RESP_ERR__PURGE_QUEUE), delivery_outcome::non_retriable);
+TEST(DeliveryErrorDecisions, PurgedMessagesAreNotRetriedAndTheOutageHoldsPurgeIsNotSent) {
+  // The outage hold's purge: not an attempt's end (docs/retries.md, "Outage: hold and purge").
+  EXPECT_EQ(classify_delivery_error(RD_KAFKA_RESP_ERR__PURGE_QUEUE), delivery_outcome::not_sent);
   EXPECT_EQ(classify_delivery_error(RD_KAFKA_RESP_ERR__PURGE_INFLIGHT), delivery_outcome::non_retriable);
 }
 

@@ -38,6 +38,8 @@ import java.util.TreeSet;
  *   bench-replay BOOTSTRAP TOPIC [KEYS]         issue 7's incumbent: start() until the view is
  *                                               complete, one JSON line (KEYS: check that the view
  *                                               holds bench-put's KEYS task statuses)
+ *   bench-rebalance BOOTSTRAP TOPIC CONNECTORS  the benchmark's rebalance burst: CONNECTORS x 8 tasks
+ *                                               UNASSIGNED (putSafe), then RUNNING, until acknowledged
  * </pre>
  *
  * An operation is one JSON object per line, applied in order:
@@ -92,6 +94,10 @@ public final class InteropDriver {
                 if (args.length != 3 && args.length != 4) return usage();
                 printLine(IncumbentBenchmark.replay(args[1], args[2], args.length == 4 ? Integer.parseInt(args[3]) : 0));
                 return 0;
+            case "bench-rebalance":
+                if (args.length != 4) return usage();
+                printLine(RebalanceBurstBenchmark.run(args[1], args[2], Integer.parseInt(args[3])));
+                return 0;
             case "help":
             case "--help":
                 System.out.println(USAGE);
@@ -108,7 +114,8 @@ public final class InteropDriver {
             "  read    BOOTSTRAP TOPIC [NAMES_FILE]     print KafkaStatusBackingStore's view of the topic (and of the named connectors) as JSON",
             "  records BOOTSTRAP TOPIC                  print every record with its partition and Java's partition for its key",
             "  bench-put    BOOTSTRAP TOPIC UPDATES KEYS   time UPDATES task-status puts over KEYS keys until all are acknowledged",
-            "  bench-replay BOOTSTRAP TOPIC [KEYS]         time start() until the view of the topic is complete");
+            "  bench-replay BOOTSTRAP TOPIC [KEYS]         time start() until the view of the topic is complete",
+            "  bench-rebalance BOOTSTRAP TOPIC CONNECTORS  time CONNECTORS x 8 tasks going UNASSIGNED (putSafe), then RUNNING");
 
     private static int usage() {
         System.err.println(USAGE);
