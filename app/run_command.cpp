@@ -79,6 +79,20 @@ void routes(http_service& http, store& s) {
       case http_endpoint::connector_topics:
         reply_json(res, 200, connector_topics_json(s.describe(route.connector)));
         break;
+      case http_endpoint::reset_connector_topics: {
+        if (!s.config().topic_tracking_allow_reset) {  // ConnectorsResource's words
+          reply_json(res, 403, http_error_json(403, "Topic tracking reset is disabled."));
+          break;
+        }
+        // As AbstractHerder: a tombstone per topic the view knows, through the store (retried and
+        // counted like any delete_topic); 202 with no body, also for a connector without topics.
+        const auto topics = s.get_all_topics(route.connector);
+        for (const auto& topic : topics) s.delete_topic(route.connector, topic.topic);
+        component_logger("http")->info("topics reset for connector '{}': {} topic status(es) deleted", route.connector,
+                                       topics.size());
+        res.status = 202;
+        break;
+      }
       case http_endpoint::metrics:
         res.set_content(prometheus_text(s.metrics()), "text/plain; version=0.0.4; charset=utf-8");
         break;
