@@ -58,10 +58,9 @@ void routes(http_service& http, store& s) {
                                                  : connectors_json(s.connectors()));
         break;
       case http_endpoint::task_status: {
-        const auto view = s.describe(route.connector);
-        const auto task = std::find_if(view.tasks.begin(), view.tasks.end(),
-                                       [&](const task_status& t) { return t.task == route.task; });
-        if (task == view.tasks.end())  // Connect's words for a task without a status
+        // One task from the view, not the whole connector described and searched.
+        const auto task = s.get(route.connector, route.task);
+        if (!task)  // Connect's words for a task without a status
           reply_json(res, 404,
                      http_error_json(404, "No status found for task " + route.connector + "-" + std::to_string(route.task)));
         else
