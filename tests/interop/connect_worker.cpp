@@ -44,6 +44,7 @@ connect_worker::connect_worker(const std::string& bootstrap, const std::string& 
     : prefix_{prefix}, port_{free_port()} {
   const auto dir = std::filesystem::temp_directory_path() / prefix;
   std::filesystem::create_directories(dir);
+  dir_ = dir.string();
   const auto properties = (dir / "worker.properties").string();
   std::ofstream{properties} << "bootstrap.servers=" << bootstrap << "\n"
                             << "group.id=" << prefix << "\n"

@@ -34,9 +34,12 @@ class connect_worker {
   /// How long the worker took to answer its first GET /connectors.
   std::chrono::milliseconds start_time() const { return start_time_; }
   std::string log() const { return process_->log(); }
+  /// The scratch directory of its properties and log (also for the caller's logs).
+  const std::string& dir() const { return dir_; }
 
  private:
   std::string prefix_;
+  std::string dir_;
   int port_ = 0;
   std::chrono::milliseconds start_time_{0};
   std::unique_ptr<child_process> process_;
