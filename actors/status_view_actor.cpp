@@ -236,6 +236,14 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         return rp;
       },
       [=](get_atom, const std::string& connector) { return view_of(self, connector); },
+      [=](get_atom, const std::string& connector, int32_t task) {
+        // One map lookup: the REST task endpoint need not copy the connector's other tasks and topics.
+        std::vector<task_status> found;
+        if (auto it = self->state.tasks.find(connector); it != self->state.tasks.end())
+          if (auto t = it->second.find(task); t != it->second.end())
+            found.push_back(task_status{connector, task, expand(self, t->second)});
+        return found;
+      },
       [=](get_atom, all_atom) {
         // One pass for clients that list every connector with its status (Connect's ?expand=status).
         std::vector<connector_view> views;

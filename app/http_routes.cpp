@@ -143,6 +143,10 @@ http_route route_http_request(std::string_view method, std::string_view target) 
              (segments[2] == "status" || segments[2] == "topics")) {
     route.endpoint = segments[2] == "status" ? http_endpoint::connector_status : http_endpoint::connector_topics;
     route.connector = std::move(segments[1]);
+  } else if (n == 4 && segments[0] == "connectors" && !segments[1].empty() && segments[2] == "topics" &&
+             segments[3] == "reset") {
+    route.endpoint = http_endpoint::reset_connector_topics;
+    route.connector = std::move(segments[1]);
   } else if (n == 1 && segments[0] == "metrics") {
     route.endpoint = http_endpoint::metrics;
   } else if (n == 1 && segments[0] == "healthz") {
@@ -150,7 +154,10 @@ http_route route_http_request(std::string_view method, std::string_view target) 
   } else {
     return not_found();
   }
-  if (method != "GET" && method != "HEAD") return not_allowed();
+  // The reset is Connect's only PUT here; every other route is read-only.
+  const bool allowed = route.endpoint == http_endpoint::reset_connector_topics ? method == "PUT"
+                                                                               : method == "GET" || method == "HEAD";
+  if (!allowed) return not_allowed();
   return route;
 }
 

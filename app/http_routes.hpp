@@ -9,11 +9,20 @@
 
 namespace status_store {
 
-enum class http_endpoint { connectors, connector_status, task_status, connector_topics, metrics, healthz, error };
+enum class http_endpoint {
+  connectors,
+  connector_status,
+  task_status,
+  connector_topics,
+  reset_connector_topics,  // PUT /connectors/{name}/topics/reset
+  metrics,
+  healthz,
+  error
+};
 
 struct http_route {
   http_endpoint endpoint = http_endpoint::error;
-  std::string connector;       // decoded, valid UTF-8; for connector_status, task_status, connector_topics
+  std::string connector;       // decoded, valid UTF-8; for the endpoints under /connectors/{name}
   int32_t task = -1;           // for task_status
   bool expand_status = false;  // connectors: ?expand=status (Connect's map of every connector's status)
   int status = 200;            // for error: 400, 404 or 405
@@ -21,8 +30,9 @@ struct http_route {
 };
 
 /// Routes GET (and HEAD) requests for /connectors (also ?expand=status), /connectors/{name}/status,
-/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics and /healthz. `target` is the request-target as sent
-/// (path and optional query, still percent-encoded). Never throws for any input.
+/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics and /healthz, and PUT
+/// /connectors/{name}/topics/reset. `target` is the request-target as sent (path and optional query,
+/// still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);
 
 /// True for a request line of a health check ("GET /healthz HTTP/1.1", also HEAD and with a query):

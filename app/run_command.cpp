@@ -58,10 +58,9 @@ void routes(http_service& http, store& s) {
                                                  : connectors_json(s.connectors()));
         break;
       case http_endpoint::task_status: {
-        const auto view = s.describe(route.connector);
-        const auto task = std::find_if(view.tasks.begin(), view.tasks.end(),
-                                       [&](const task_status& t) { return t.task == route.task; });
-        if (task == view.tasks.end())  // Connect's words for a task without a status
+        // One task from the view, not the whole connector described and searched.
+        const auto task = s.get(route.connector, route.task);
+        if (!task)  // Connect's words for a task without a status
           reply_json(res, 404,
                      http_error_json(404, "No status found for task " + route.connector + "-" + std::to_string(route.task)));
         else
@@ -79,6 +78,20 @@ void routes(http_service& http, store& s) {
       case http_endpoint::connector_topics:
         reply_json(res, 200, connector_topics_json(s.describe(route.connector)));
         break;
+      case http_endpoint::reset_connector_topics: {
+        if (!s.config().topic_tracking_allow_reset) {  // ConnectorsResource's words
+          reply_json(res, 403, http_error_json(403, "Topic tracking reset is disabled."));
+          break;
+        }
+        // As AbstractHerder: a tombstone per topic the view knows, through the store (retried and
+        // counted like any delete_topic); 202 with no body, also for a connector without topics.
+        const auto topics = s.get_all_topics(route.connector);
+        for (const auto& topic : topics) s.delete_topic(route.connector, topic.topic);
+        component_logger("http")->info("topics reset for connector '{}': {} topic status(es) deleted", route.connector,
+                                       topics.size());
+        res.status = 202;
+        break;
+      }
       case http_endpoint::metrics:
         res.set_content(prometheus_text(s.metrics()), "text/plain; version=0.0.4; charset=utf-8");
         break;

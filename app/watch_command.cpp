@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <variant>
 
 namespace status_store::cli {
@@ -32,43 +34,62 @@ const char* kind_name(key_kind kind) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-/// One printed line for a record, or nothing for a malformed one (logged instead).
-std::optional<std::string> describe(const consumed_record& r, const parsed_key& key, bool as_json) {
+/// What a record says: a deletion, a topic status or a connector/task status.
+using record_content = std::variant<std::monostate, topic_status, status_value>;
+
+std::string json_line(const consumed_record& r, const parsed_key& key, const record_content& content) {
   json j{{"key", r.key}, {"type", kind_name(key.kind)}, {"connector", key.connector}};
-  std::string text = std::string{kind_name(key.kind)} + " " + key.connector;
-  if (key.kind == key_kind::task) {
-    j["task"] = key.task;
-    text += "-" + std::to_string(key.task);
-  } else if (key.kind == key_kind::topic) {
-    j["topic"] = key.topic;
-    text += " topic " + key.topic;
-  }
-  if (r.tombstone) {
+  if (key.kind == key_kind::task) j["task"] = key.task;
+  if (key.kind == key_kind::topic) j["topic"] = key.topic;
+  if (std::holds_alternative<std::monostate>(content)) {
     j["deleted"] = true;
-    text += " deleted";
-  } else if (key.kind == key_kind::topic) {
-    auto value = decode_topic_value(r.value);
-    if (std::holds_alternative<decode_error>(value)) return std::nullopt;
-    const auto& t = std::get<topic_status>(value);
-    j["task"] = t.task;
-    j["discover_timestamp"] = t.discover_timestamp;
-    text += " active (task " + std::to_string(t.task) + ", discovered " + std::to_string(t.discover_timestamp) + ")";
+  } else if (const auto* t = std::get_if<topic_status>(&content)) {
+    j["task"] = t->task;
+    j["discover_timestamp"] = t->discover_timestamp;
   } else {
-    auto value = decode_status_value(r.value);
-    if (std::holds_alternative<decode_error>(value)) return std::nullopt;
-    const auto& v = std::get<status_value>(value);
+    const auto& v = std::get<status_value>(content);
     j["state"] = to_string(v.state);
     j["trace"] = v.trace ? json(*v.trace) : json(nullptr);
     j["worker_id"] = v.worker_id;
     j["generation"] = v.generation;
     j["version"] = v.version ? json(*v.version) : json(nullptr);
+  }
+  j["partition"] = r.partition;
+  j["offset"] = r.offset;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string text_line(const parsed_key& key, const record_content& content) {
+  std::string text = std::string{kind_name(key.kind)} + " " + key.connector;
+  if (key.kind == key_kind::task) text += "-" + std::to_string(key.task);
+  if (key.kind == key_kind::topic) text += " topic " + key.topic;
+  if (std::holds_alternative<std::monostate>(content)) {
+    text += " deleted";
+  } else if (const auto* t = std::get_if<topic_status>(&content)) {
+    text += " active (task " + std::to_string(t->task) + ", discovered " + std::to_string(t->discover_timestamp) + ")";
+  } else {
+    const auto& v = std::get<status_value>(content);
     text += " " + std::string{to_string(v.state)} + " worker " + v.worker_id + " generation " +
             std::to_string(v.generation);
     if (v.trace && !v.trace->empty()) text += " trace: " + first_line(*v.trace);
   }
-  j["partition"] = r.partition;
-  j["offset"] = r.offset;
-  return as_json ? j.dump(-1, ' ', false, json::error_handler_t::replace) : text;
+  return text;
+}
+
+/// One printed line for a record, in the requested form only, or nothing for a malformed one
+/// (logged instead).
+std::optional<std::string> describe(const consumed_record& r, const parsed_key& key, bool as_json) {
+  record_content content;
+  if (!r.tombstone && key.kind == key_kind::topic) {
+    auto value = decode_topic_value(r.value);
+    if (std::holds_alternative<decode_error>(value)) return std::nullopt;
+    content = std::get<topic_status>(std::move(value));
+  } else if (!r.tombstone) {
+    auto value = decode_status_value(r.value);
+    if (std::holds_alternative<decode_error>(value)) return std::nullopt;
+    content = std::get<status_value>(std::move(value));
+  }
+  return as_json ? json_line(r, key, content) : text_line(key, content);
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ struct options {
   uint64_t storm_updates = 2000000, storm_keys = 1000;
   // rebalance burst: this many connectors of 8 tasks go UNASSIGNED (putSafe), then RUNNING again
   uint64_t rebalance_connectors = 1000;
+  // REST: rest_connectors connectors x rest_tasks tasks served by `status-store run`; rest_requests
+  // timed GET /connectors?expand=status, rest_rounds timed rounds of one GET .../status per connector
+  uint64_t rest_connectors = 1000, rest_tasks = 8, rest_requests = 100, rest_rounds = 10;
   // the incumbent: Kafka Connect's KafkaStatusBackingStore through tests/interop's Java driver
   // (real brokers only; empty: not run)
   std::string java_driver;
@@ -94,6 +97,8 @@ nlohmann::json latency_store(const options& o);
 nlohmann::json outage(const options& o, bool coalescing);
 nlohmann::json update_storm(const options& o);
 nlohmann::json rebalance_burst_store(const options& o);
+/// GET /connectors?expand=status beside one GET .../status per connector (rest_expand_scenario.cpp).
+nlohmann::json rest_expand(const options& o);
 /// Runs `java -jar <driver> ARGS` and returns the JSON of its last line (incumbent_scenario.cpp).
 nlohmann::json run_incumbent(const options& o, const std::string& args);
 

@@ -13,7 +13,11 @@
 //   memory      heap bytes in use per tracked key at steady state: K distinct keys written and read
 //               back by a store, minus the same records written by the raw producer (so the mock's
 //               own storage of the records cancels out); and under an update storm, many updates to
-//               few keys (update_storm_scenario.cpp).
+//               few keys (update_storm_scenario.cpp);
+//   REST        GET /connectors?expand=status from `status-store run` for C connectors x T tasks, beside
+//               GET /connectors plus one GET /connectors/{name}/status each (rest_expand_scenario.cpp);
+//               `--only rest-expand` runs this scenario alone (its figures go to --json, by default
+//               bench/results/rest-expand.json).
 // Each measurement runs in a child process of its own (same binary, --child MODE), so memory figures
 // and allocator state never mix. Prints a table of ratios and writes the raw figures as JSON.
 #include "bench_support.hpp"
@@ -103,6 +107,7 @@ nlohmann::json child(const std::string& mode, const options& o) {
   if (mode == "outage-in-order") return outage(o, false);
   if (mode == "update-storm") return update_storm(o);
   if (mode == "rebalance-store") return rebalance_burst_store(o);
+  if (mode == "rest-expand") return rest_expand(o);
   if (mode == "memory-raw" || mode == "memory-store") {
     const std::string topic = "bench-memory-" + mode.substr(7);
     auto config = bench_config(o.bootstrap, topic);
@@ -144,7 +149,26 @@ constexpr numeric_option numeric_options[] = {
     {"--storm-updates", &options::storm_updates},
     {"--storm-keys", &options::storm_keys},
     {"--rebalance-connectors", &options::rebalance_connectors},
+    {"--rest-connectors", &options::rest_connectors},
+    {"--rest-tasks", &options::rest_tasks},
+    {"--rest-requests", &options::rest_requests},
+    {"--rest-rounds", &options::rest_rounds},
 };
+
+void print_rest_rows(const nlohmann::json& r) {
+  const auto& e = r["expand"];
+  const auto& p = r["per_connector"];
+  std::printf("\nREST (status-store run, %llu connectors x %llu tasks, one keep-alive client) %9s %9s %s\n",
+              static_cast<unsigned long long>(r["connectors"].get<uint64_t>()),
+              static_cast<unsigned long long>(r["tasks_per_connector"].get<uint64_t>()), "p50", "p99", "requests, bytes");
+  std::printf("%-72s %7.2fms %7.2fms 1, %zu\n", "GET /connectors?expand=status, per request",
+              e["p50_ms"].get<double>(), e["p99_ms"].get<double>(), e["bytes"].get<size_t>());
+  std::printf("%-72s %7.2fms %7.2fms %llu, %zu\n", "GET /connectors + one GET .../status per connector, per round",
+              p["round_p50_ms"].get<double>(), p["round_p99_ms"].get<double>(),
+              static_cast<unsigned long long>(p["requests_per_round"].get<uint64_t>()), p["bytes_per_round"].get<size_t>());
+  std::printf("%-72s %7.3fms %7.3fms\n", "  of which GET /connectors/{name}/status, per request",
+              p["request_p50_ms"].get<double>(), p["request_p99_ms"].get<double>());
+}
 
 nlohmann::json run_child(const std::string& self, const std::string& mode, const options& o) {
   int pipe_fds[2];
@@ -176,7 +200,7 @@ nlohmann::json run_child(const std::string& self, const std::string& mode, const
   return last_json_line(out);
 }
 
-options parse(int argc, char** argv, std::string& child_mode) {
+options parse(int argc, char** argv, std::string& child_mode, std::string& only) {
   options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -188,6 +212,7 @@ options parse(int argc, char** argv, std::string& child_mode) {
     else if (a == "--bootstrap-servers") o.bootstrap = next();
     else if (a == "--java-driver") o.java_driver = next();
     else if (a == "--json") o.json_path = next();
+    else if (a == "--only") only = next();
     else if (const auto* n = std::find_if(std::begin(numeric_options), std::end(numeric_options),
                                           [&](const numeric_option& x) { return a == x.flag; });
              n != std::end(numeric_options)) {
@@ -203,8 +228,11 @@ options parse(int argc, char** argv, std::string& child_mode) {
 
 int main(int argc, char** argv) {
   try {
-    std::string child_mode;
-    options o = parse(argc, argv, child_mode);
+    std::string child_mode, only;
+    options o = parse(argc, argv, child_mode, only);
+    if (!only.empty() && only != "rest-expand") throw std::runtime_error("--only takes rest-expand");
+    const bool json_given = std::find(argv, argv + argc, std::string{"--json"}) != argv + argc;
+    if (!only.empty() && !json_given) o.json_path = "bench/results/rest-expand.json";
     if (!child_mode.empty()) {
       std::cout << child(child_mode, o).dump() << std::endl;
       return 0;
@@ -214,7 +242,7 @@ int main(int argc, char** argv) {
       mock = std::make_unique<mock_cluster>(3);
       for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
                             "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm",
-                            "bench-rebalance-store"})
+                            "bench-rebalance-store", "bench-rest"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     } else {
@@ -237,13 +265,24 @@ int main(int argc, char** argv) {
       std::cerr << "  " << mode << "\n";
       results[mode] = run_child(binary, mode, o);
     };
+    if (!only.empty()) {
+      run("rest-expand");
+      print_rest_rows(results["rest-expand"]);
+      results["parameters"] = {{"rest_connectors", o.rest_connectors}, {"rest_tasks", o.rest_tasks},
+                               {"rest_requests", o.rest_requests}, {"rest_rounds", o.rest_rounds},
+                               {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap},
+                               {"cpus", sysconf(_SC_NPROCESSORS_ONLN)}};
+      std::ofstream{o.json_path} << results.dump(2) << "\n";
+      std::cout << "raw figures: " << o.json_path << "\n";
+      return 0;
+    }
     run("throughput-raw");
     const double raw_rate = static_cast<double>(o.updates) / results["throughput-raw"]["seconds"].get<double>();
     // The latency target is stated at half load: half of the ceiling this run just measured.
     if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
     for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
                              "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm",
-                             "rebalance-store"})
+                             "rebalance-store", "rest-expand"})
       run(mode);
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
@@ -376,6 +415,7 @@ int main(int argc, char** argv) {
     for (const auto& q : storm["settled"]) std::printf(" %ld", q["heap_bytes"].get<long>());
     std::printf(" bytes (first to last quarter: %+ld); peak between flushes %ld bytes\n",
                 storm["growth_first_to_last_quarter_bytes"].get<long>(), storm["peak_unsettled_heap_bytes"].get<long>());
+    print_rest_rows(results["rest-expand"]);
     std::printf("\nstatus-store wrote %llu records for %llu updates (%llu coalesced)\n",
                 static_cast<unsigned long long>(results["throughput-store"]["records"].get<uint64_t>()),
                 static_cast<unsigned long long>(o.updates),

@@ -43,6 +43,9 @@ inline constexpr int64_t startup_timeout_ms = 60000;
 // trace whole, and even if JSON escaping grew every byte sixfold (control characters become
 // \u00XX) the record would stay under 1 MB.
 inline constexpr int32_t trace_max_bytes = 65536;
+// PUT /connectors/{name}/topics/reset deletes what a worker recorded; Connect allows it by default, but a
+// status store serving a read-mostly API refuses it unless the operator says otherwise.
+inline constexpr bool topic_tracking_allow_reset = false;
 
 // --- the HTTP service (`status-store run`) ------------------------------------------------------------
 // One thread per open connection up to this many; a connection beyond it gets an immediate 503.

@@ -50,6 +50,7 @@ constexpr std::string_view shutdown_drain_timeout_ms = "status.storage.shutdown.
 constexpr std::string_view startup_timeout_ms = "status.storage.startup.timeout.ms";
 constexpr std::string_view trace_max_bytes = "status.storage.trace.max.bytes";
 constexpr std::string_view message_timeout_ms = "producer.message.timeout.ms";
+constexpr std::string_view topic_tracking_allow_reset = "topic.tracking.allow.reset";
 constexpr std::string_view producer_prefix = "producer.";
 constexpr std::string_view consumer_prefix = "consumer.";
 constexpr std::string_view admin_prefix = "admin.";
@@ -141,6 +142,8 @@ class worker_config_parser {
     const std::optional<int64_t> trace_budget = long_in_range(
         keys::trace_max_bytes, static_cast<int64_t>(min_trace_budget_bytes), std::numeric_limits<int32_t>::max());
     if (trace_budget) config_.trace_max_bytes = static_cast<int32_t>(*trace_budget);
+    if (const auto allow_reset = boolean(keys::topic_tracking_allow_reset))
+      config_.topic_tracking_allow_reset = *allow_reset;
     sort_remaining_keys();
     // Java's security names (sasl.jaas.config, ssl.truststore.*) become librdkafka's, or fail here.
     translate_security_settings(config_, warnings_);
@@ -183,6 +186,17 @@ class worker_config_parser {
     const double parsed = parse_double(key, *value);
     require_in_range(key, *value, parsed, min, max);
     return parsed;
+  }
+
+  /// ConfigDef.Type.BOOLEAN: "true" or "false" in any case, after trimming; anything else is refused.
+  std::optional<bool> boolean(std::string_view key) {
+    const std::optional<std::string_view> value = value_of(key);
+    if (!value) return std::nullopt;
+    std::string lower{*value};
+    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (lower == "true") return true;
+    if (lower == "false") return false;
+    throw invalid(key, *value, "Expected value to be either true or false");
   }
 
   void parse_cluster_identity() {
@@ -264,7 +278,8 @@ class worker_config_parser {
       const std::string_view name = key;
       const std::string_view value = java_trim(raw_value);
       if (name == keys::bootstrap_servers || name == keys::group_id || name == keys::client_id ||
-          name == keys::message_timeout_ms || equals_any(name, own_status_storage_keys)) {
+          name == keys::message_timeout_ms || name == keys::topic_tracking_allow_reset ||
+          equals_any(name, own_status_storage_keys)) {
         continue;  // parsed above
       }
       if (name == keys::cleanup_policy) {
@@ -358,6 +373,7 @@ std::vector<std::pair<std::string, std::string>> effective_config(const worker_c
   settings.emplace(keys::startup_timeout_ms, std::to_string(config.startup_timeout_ms));
   settings.emplace(keys::trace_max_bytes, std::to_string(config.trace_max_bytes));
   settings.emplace(keys::message_timeout_ms, std::to_string(config.message_timeout_ms));
+  settings.emplace(keys::topic_tracking_allow_reset, config.topic_tracking_allow_reset ? "true" : "false");
   const auto add_prefixed = [&settings](std::string_view prefix, const std::map<std::string, std::string>& layer) {
     // Our own settings come first in the map, so a pass-through entry can never replace one.
     for (const auto& [key, value] : layer) settings.emplace(std::string{prefix} + key, value);

@@ -38,6 +38,9 @@ struct worker_config {
   /// Longest trace written, in UTF-8 bytes before JSON escaping (status.storage.trace.max.bytes);
   /// a longer one is cut by truncate_trace (messages/trace_truncation.hpp).
   int32_t trace_max_bytes = defaults::trace_max_bytes;
+  /// Whether `status-store run` answers PUT /connectors/{name}/topics/reset (Connect's
+  /// topic.tracking.allow.reset; refused with Connect's 403 when false).
+  bool topic_tracking_allow_reset = defaults::topic_tracking_allow_reset;
   /// Client pass-through settings, prefix stripped (producer.*, consumer.*, admin.*).
   std::map<std::string, std::string> producer_overrides;
   std::map<std::string, std::string> consumer_overrides;

@@ -246,6 +246,7 @@ using status_view_actor = caf::typed_actor<
     caf::reacts_to<caught_up_atom>,                            // the replay reached the end
     caf::replies_to<await_atom>::with<ok_atom>,                // once the replay is complete
     caf::replies_to<get_atom, std::string>::with<connector_view>,  // one connector
+    caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
     caf::replies_to<list_atom>::with<std::vector<std::string>>,    // connectors()
     caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;  // every connector with a status
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the benchmarks side by side in one run; extra arguments go to the
 # harness (--bootstrap-servers HOST:PORT for a real cluster, --updates, --keys, --replay-records,
-# --memory-keys, --latency-rate, --outage-seconds/-updates/-keys, --storm-updates/-keys, --json PATH).
+# --memory-keys, --latency-rate, --outage-seconds/-updates/-keys, --storm-updates/-keys,
+# --rest-connectors/-tasks/-requests/-rounds, --json PATH, --only rest-expand for the REST scenario alone).
 # Prints the table of ratios; writes bench/results/latest.json, latest.tsv and the chart latest.png.
 # `scripts/bench.sh --local-broker [ARGS]` runs it on a real local broker, Connect's Java store included.
 set -euo pipefail
@@ -29,6 +30,8 @@ json=bench/results/latest.json
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = --json ] && json=${args[$((i + 1))]}; done
 ./build-release/bench/status_store_bench "$@"
+# --only runs one scenario, which has no row in the chart of the full run.
+for a in "$@"; do [ "$a" = --only ] && exit 0; done
 chart=${json%.json}.png
 gnuplot -e "data='${json%.json}.tsv'; out='$chart'; title='status-store benchmark scores, $(date -u +%F) on $(nproc) CPUs'" \
   bench/ratios.gnuplot

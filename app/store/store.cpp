@@ -311,9 +311,18 @@ std::optional<connector_status> store::get(const std::string& connector) {
 }
 
 std::optional<task_status> store::get(const std::string& connector, int32_t task) {
-  for (auto& t : describe(connector).tasks)
-    if (t.task == task) return std::move(t);
-  return std::nullopt;
+  std::optional<std::vector<task_status>> result;
+  std::string failure = "the store is stopped";
+  if (view_) {
+    caf::scoped_actor self{*system_};
+    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector, task)
+        .receive([&](std::vector<task_status>& found) { result = std::move(found); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  if (!result)
+    throw std::runtime_error("status query for task " + connector + "-" + std::to_string(task) + " failed: " + failure);
+  if (result->empty()) return std::nullopt;
+  return std::move(result->front());
 }
 
 std::vector<task_status> store::get_all(const std::string& connector) { return describe(connector).tasks; }

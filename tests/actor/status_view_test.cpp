@@ -69,6 +69,26 @@ CAF_TEST(every connector with a status is described in one answer sorted by name
   CAF_CHECK((*all)[0] == describe("alpha"));
 }
 
+CAF_TEST(one task is answered alone and equals its entry in the connector description) {
+  start();
+  read_back(encode_task_record(task(0, status_state::running, "w1", 1)));
+  read_back(encode_task_record(task_status{"conn", 2, {status_state::failed, "boom", "w2", 3, "1.0"}}));
+  const auto one = [&](const std::string& connector, int32_t id) {
+    std::optional<std::vector<task_status>> found;
+    auto rh = self->request(view, caf::infinite, get_atom::value, connector, id);
+    settle();
+    rh.receive([&](std::vector<task_status>& v) { found = std::move(v); }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+    CAF_REQUIRE(found.has_value());
+    return *found;
+  };
+  const auto two = one("conn", 2);
+  CAF_REQUIRE_EQUAL(two.size(), 1u);
+  CAF_CHECK(two[0] == describe("conn").tasks.at(1));
+  CAF_CHECK(two[0].value.trace == std::optional<std::string>{"boom"});
+  CAF_CHECK(one("conn", 1).empty());   // no such task
+  CAF_CHECK(one("other", 0).empty());  // no such connector
+}
+
 CAF_TEST(an unassigned of a higher generation replaces a running task) {
   start();
   read_back(encode_task_record(task(0, status_state::running, "w1", 4)));

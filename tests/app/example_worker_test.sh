@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs status-store into a scratch prefix, builds app/example_worker against it with
 # find_package(status_store), and runs it: proves the install rules and the exported package work
-# for an embedder, and that the store runs inside someone else's actor system. First, the public
-# include tree: every installed header compiles alone with only the prefix (and the system's CAF and
-# spdlog) on the include path, and none of them includes librdkafka.
+# for an embedder, that the store runs inside someone else's actor system, and that a metrics reporter
+# registered by the worker receives the store's metrics at its interval and once more at stop. First,
+# the public include tree: every installed header compiles alone with only the prefix (and the
+# system's CAF and spdlog) on the include path, and none of them includes librdkafka.
 # Usage: example_worker_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -27,4 +28,11 @@ done
 echo "public headers: ${#headers[@]} installed, each compiles alone, none includes librdkafka"
 cmake -S "$src/app/example_worker" -B "$tmp/build" -G Ninja -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/build" -j2
-"$tmp/build/example_worker"
+out=$("$tmp/build/example_worker")
+echo "$out"
+# The final report: the KIP's group, the store's tags, every metric, the 4 acknowledged updates.
+grep -qE '^metrics reporter: [1-9][0-9]* periodic report\(s\) every 100 ms, then the final one: group status-backing-store-metrics, tags client-id=example-statuses topic=example-status, [0-9]+ metrics$' <<<"$out"
+grep -qx '  status-update-success-total 4' <<<"$out"
+grep -qx '  status-update-failure-total 0' <<<"$out"
+grep -qx '  status-update-retry-total 0' <<<"$out"
+echo "example worker test: passed"

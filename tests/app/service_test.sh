@@ -55,6 +55,37 @@ check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_
 check "GET /connectors/{name}/tasks/{id}/status" 0 '^\{"id":1,"state":"RUNNING","worker_id":"w1:8083","version":null\}$' -- curl -sf "$url/connectors/my-src/tasks/1/status"
 check "a task without a status is a 404 in Connect's words" 0 '"message":"No status found for task my-src-7"' -- curl -s "$url/connectors/my-src/tasks/7/status"
 check "GET /connectors?expand=status maps each connector to its status" 0 '^\{"my-src":\{"status":\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -sf "$url/connectors?expand=status"
+check "an unknown path is Connect's 404 body" 0 '^\{"error_code":404,"message":"HTTP 404 Not Found"\} 404$' -- curl -s -w ' %{http_code}' "$url/connectors/my-src/nope"
+check "another method is Connect's 405 body" 0 '^\{"error_code":405,"message":"HTTP 405 Method Not Allowed"\} 405$' -- curl -s -X DELETE -w ' %{http_code}' "$url/connectors/my-src/status"
+check "PUT topics/reset is off by default: Connect's 403" 0 '^\{"error_code":403,"message":"Topic tracking reset is disabled\."\} 403$' -- curl -s -X PUT -w ' %{http_code}' "$url/connectors/my-src/topics/reset"
+check "the refused reset deleted nothing" 0 '^\{"my-src":\{"topics":\["orders"\]\}\}$' -- curl -sf "$url/connectors/my-src/topics"
+
+# topic.tracking.allow.reset=true: a second service on the same cluster answers the reset with a 202
+# and no body, and writes one tombstone per topic of the connector (2 here), counted as successes.
+check "put a second topic" 0 "acknowledged" -- "$bin" put topic my-src payments "${c[@]}"
+"$bin" run --bootstrap-servers "$bs" --topic ops-status --set topic.tracking.allow.reset=true \
+  --listen 127.0.0.1:0 >"$tmp/reset.out" 2>"$tmp/reset.err" &
+reset_pid=$!
+for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/reset.out" 2>/dev/null && break; sleep 0.1; done
+reset_url=$(grep -oE "http://[0-9.]+:[0-9]+" "$tmp/reset.out")
+for _ in $(seq 1 50); do
+  [ "$(curl -s "$reset_url/connectors/my-src/topics")" = '{"my-src":{"topics":["orders","payments"]}}' ] && break; sleep 0.1
+done
+check "PUT topics/reset when allowed: 202, empty body" 0 '^202 0$' -- curl -s -X PUT -o /dev/null -w '%{http_code} %{size_download}' "$reset_url/connectors/my-src/topics/reset"
+topics_after="" success=""
+for _ in $(seq 1 50); do
+  topics_after=$(curl -s "$reset_url/connectors/my-src/topics")
+  success=$(curl -s "$reset_url/metrics" | sed -n 's/^status_update_success_total \([0-9]*\).*/\1/p')
+  [ "$topics_after" = '{"my-src":{"topics":[]}}' ] && [ "$success" = 2 ] && break; sleep 0.1
+done
+if [ "$topics_after" = '{"my-src":{"topics":[]}}' ] && [ "$success" = 2 ] &&
+   [ "$(curl -s "$url/connectors/my-src/topics")" = '{"my-src":{"topics":[]}}' ]; then
+  ok "the reset's 2 tombstones are acknowledged (status_update_success_total 2) and read back by both services"
+else
+  fail "the reset's tombstones (topics: $topics_after, success total: ${success:-?})" "$(cat "$tmp/reset.err")"
+fi
+check "PUT topics/reset of a connector without topics is a 202 as well" 0 '^202$' -- curl -s -X PUT -o /dev/null -w '%{http_code}' "$reset_url/connectors/none/topics/reset"
+kill -TERM "$reset_pid"; wait "$reset_pid"
 check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
 metrics=$(curl -sf "$url/metrics")
 if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&

@@ -37,8 +37,10 @@ void check(std::string_view method, std::string_view target) {
     if (r.message.empty() || !is_valid_utf8(r.message)) fail("an error message is valid UTF-8", target);
     return;
   }
-  if (method != "GET" && method != "HEAD") fail("only GET and HEAD are routed", method);
-  const bool named = r.endpoint == http_endpoint::connector_status || r.endpoint == http_endpoint::connector_topics;
+  if (r.endpoint == http_endpoint::reset_connector_topics ? method != "PUT" : method != "GET" && method != "HEAD")
+    fail("only GET and HEAD are routed, and PUT for the topics reset", method);
+  const bool named = r.endpoint == http_endpoint::connector_status || r.endpoint == http_endpoint::connector_topics ||
+                     r.endpoint == http_endpoint::task_status || r.endpoint == http_endpoint::reset_connector_topics;
   if (named && (r.connector.empty() || !is_valid_utf8(r.connector))) fail("a connector name is valid UTF-8", target);
   if (!named && !r.connector.empty()) fail("only connector endpoints carry a name", target);
 }

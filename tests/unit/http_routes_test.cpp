@@ -100,3 +100,20 @@ TEST(HttpRoutes, ConnectorsExpandStatusIsReadFromTheQuery) {
   EXPECT_FALSE(route_http_request("GET", "/connectors?expandstatus").expand_status);
   EXPECT_EQ(route_http_request("GET", "/connectors?expand=%FF").status, 400);
 }
+
+TEST(HttpRoutes, TopicsResetIsAPutAndNothingElse) {
+  const auto reset = route_http_request("PUT", "/connectors/caf%C3%A9.src/topics/reset");
+  EXPECT_EQ(reset.endpoint, http_endpoint::reset_connector_topics);
+  EXPECT_EQ(reset.connector, "café.src");
+  for (const char* method : {"GET", "HEAD", "POST", "DELETE"}) {
+    const auto refused = route_http_request(method, "/connectors/my-src/topics/reset");
+    EXPECT_EQ(refused.status, 405) << method;
+    EXPECT_EQ(refused.message, "HTTP 405 Method Not Allowed") << method;
+  }
+  // A PUT on the read-only routes is a 405 too, and a reset of no connector matches no route.
+  EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/topics").status, 405);
+  EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/status").status, 405);
+  EXPECT_EQ(route_http_request("PUT", "/connectors//topics/reset").status, 404);
+  EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/topics/reset/x").status, 404);
+  EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/topics/reset/x").message, "HTTP 404 Not Found");
+}

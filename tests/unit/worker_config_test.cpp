@@ -87,6 +87,7 @@ TEST(WorkerConfigDefaults, MinimalConfigGetsEveryDefault) {
   EXPECT_EQ(config.message_timeout_ms, 15000);
   EXPECT_EQ(config.shutdown_drain_timeout_ms, 10000);
   EXPECT_EQ(config.trace_max_bytes, 65536);
+  EXPECT_FALSE(config.topic_tracking_allow_reset);
   EXPECT_TRUE(config.producer_overrides.empty());
   EXPECT_TRUE(config.consumer_overrides.empty());
   EXPECT_TRUE(config.admin_overrides.empty());
@@ -689,6 +690,21 @@ TEST(WorkerConfigSecrets, SecretsAreKeptUnmaskedForTheClients) {
   EXPECT_EQ(config.security_settings.at("sasl.password"), "hunter2");
 }
 
+// ---- topic.tracking.allow.reset ------------------------------------------------------------------------
+
+TEST(WorkerConfigTopicTracking, AllowResetIsABooleanReadAsConfigDefReadsOne) {
+  EXPECT_TRUE(parse_worker_config(with({{"topic.tracking.allow.reset", "true"}})).topic_tracking_allow_reset);
+  EXPECT_TRUE(parse_worker_config(with({{"topic.tracking.allow.reset", " TRUE "}})).topic_tracking_allow_reset);
+  EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.allow.reset", "False"}})).topic_tracking_allow_reset);
+  EXPECT_TRUE(warnings_for(with({{"topic.tracking.allow.reset", "true"}})).empty());
+  for (const char* bad : {"yes", "1", "", "tru"}) {
+    const auto error = error_for(with({{"topic.tracking.allow.reset", bad}}));
+    ASSERT_TRUE(error) << bad;
+    EXPECT_EQ(error->property(), "topic.tracking.allow.reset");
+    EXPECT_EQ(error->rule(), "Expected value to be either true or false");
+  }
+}
+
 // ---- effective_config ----------------------------------------------------------------------------------
 
 TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
@@ -709,6 +725,7 @@ TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
       {"status.storage.startup.timeout.ms", "60000"},
       {"status.storage.topic", "connect-status"},
       {"status.storage.trace.max.bytes", "65536"},
+      {"topic.tracking.allow.reset", "false"},
   };
   EXPECT_EQ(effective, expected);
 }

@@ -1,0 +1,327 @@
+// status-store's REST answers against a live Kafka Connect 4.4 worker's for the same statuses: one
+// ConnectDistributed worker (connect_worker.hpp) runs the driver's ParitySourceConnector — a running
+// task that writes to two topics, a failing task with a real stack trace, a connector created PAUSED
+// — and status-store (the in-process facade) adds a task and a topic status of its own that Connect
+// reads. `status-store run` serves the same status topic. Each endpoint's two bodies are parsed with
+// order-preserving JSON and must be equal field by field and in order, after two documented
+// normalisations (docs/testing.md): Connect's "type" (from the connector's configuration, which a
+// status store does not have) is removed after checking it, and the top-level order of GET /connectors
+// and ?expand=status (Connect's Java HashMap/HashSet order) is sorted as status-store's is.
+#include "connect_worker.hpp"
+#include "java_driver.hpp"
+
+#include "app/store/store.hpp"
+#include "config/worker_config.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <regex>
+#include <thread>
+
+using namespace status_store;
+using namespace status_store::interop;
+using namespace std::chrono_literals;
+using ordered = nlohmann::ordered_json;
+
+namespace {
+
+const std::string source = "parity.src-é";  // percent-encoded in every path, decoded by both services
+const std::string source_path = "/connectors/parity.src-%C3%A9";
+const std::string paused = "parity-paused";
+const std::string store_trace = "written by status-store: \"quoted\"\t\\ café 😀\n\tat x\x01\x1f end";
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+/// `status-store run` on the shared status topic; its port is read from its first line.
+struct status_store_service {
+  std::unique_ptr<child_process> process;
+  int port = 0;
+
+  status_store_service(const std::string& bootstrap, const std::string& topic, bool allow_reset, const std::string& log) {
+    process = std::make_unique<child_process>(
+        std::vector<std::string>{STATUS_STORE_BINARY_DIR "/status-store", "run", "--bootstrap-servers", bootstrap, "--topic",
+                                 topic, "--listen", "127.0.0.1:0", "--set", "status.storage.replication.factor=1", "--set",
+                                 std::string{"topic.tracking.allow.reset="} + (allow_reset ? "true" : "false")},
+        log);
+    const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
+    for (int i = 0; i < 600 && process->running(); ++i) {
+      std::smatch m;
+      const std::string text = process->log();
+      if (std::regex_search(text, m, listening)) {
+        port = std::stoi(m[1]);
+        return;
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+    throw std::runtime_error("status-store run did not start:\n" + process->log());
+  }
+};
+
+std::string setup_error;
+std::unique_ptr<connect_worker> connect;
+std::unique_ptr<status_store_service> service;  // topic.tracking.allow.reset=true
+std::string bootstrap;
+
+ordered parse(const std::string& body) { return body.empty() ? ordered{} : ordered::parse(body); }
+
+/// Removes Connect's "type" from a ConnectorStateInfo after checking it is the connectors' type.
+void drop_type(ordered& status) {
+  EXPECT_EQ(status.value("type", ""), "source") << status.dump();
+  status.erase("type");
+}
+
+ordered sorted_object(const ordered& object) {
+  std::map<std::string, ordered> by_name;
+  for (auto it = object.begin(); it != object.end(); ++it) by_name.emplace(it.key(), it.value());
+  ordered out = ordered::object();
+  for (auto& [name, value] : by_name) out[name] = value;
+  return out;
+}
+
+struct compared {
+  rest_answer connect, store;
+  std::string connect_json, store_json;  // normalised, dumped again
+};
+
+/// Asks both services until the normalised bodies agree (each reads the topic at its own pace) or
+/// 15 s pass; returns the last answers either way, for the test to assert on.
+compared ask_both(const std::string& method, const std::string& path,
+                  const std::function<void(ordered&)>& normalise_connect = {},
+                  const std::function<void(ordered&)>& normalise_store = {}) {
+  compared c;
+  const auto deadline = std::chrono::steady_clock::now() + 15s;
+  do {
+    c.connect = rest_call(connect->port(), method, path);
+    c.store = rest_call(service->port, method, path);
+    try {
+      ordered a = parse(c.connect.body), b = parse(c.store.body);
+      if (normalise_connect) normalise_connect(a);
+      if (normalise_store) normalise_store(b);
+      c.connect_json = a.dump();
+      c.store_json = b.dump();
+    } catch (const std::exception& e) {
+      std::printf("[parity] %s %s: %s\n", method.c_str(), path.c_str(), e.what());
+      c.connect_json = "unparsable: " + c.connect.body;
+      c.store_json = "unparsable: " + c.store.body;
+    }
+    if (c.connect.status == c.store.status && c.connect_json == c.store_json) break;
+    std::this_thread::sleep_for(250ms);
+  } while (std::chrono::steady_clock::now() < deadline);
+  std::printf("[parity] %s %s: Connect %d, status-store %d, %zu bytes\n", method.c_str(), path.c_str(), c.connect.status,
+              c.store.status, c.store.body.size());
+  return c;
+}
+
+bool connect_shows(const std::string& path, const std::function<bool(const ordered&)>& ready) {
+  const auto a = rest_call(connect->port(), "GET", path);
+  try {
+    return a.status == 200 && ready(ordered::parse(a.body));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+class ConnectRestParity : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    try {
+      bootstrap = env("STATUS_STORE_BOOTSTRAP");
+      if (bootstrap.empty())
+        throw std::runtime_error("STATUS_STORE_BOOTSTRAP is not set: run under scripts/kafka-local.sh run 1 -- ...");
+      java_driver driver;
+      if (const auto problem = driver.problem(); !problem.empty()) throw std::runtime_error(problem);
+      const std::string prefix = "parity-" + std::to_string(::getpid()) + "-" +
+                                 std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000);
+      connect = std::make_unique<connect_worker>(bootstrap, prefix, driver.jar());
+      std::printf("[parity] Connect worker answered after %lld ms\n", static_cast<long long>(connect->start_time().count()));
+      const std::string config = R"({"connector.class":"statusstore.interop.ParitySourceConnector","tasks.max":"2",)"
+                                 R"("parity.topics":"parity-orders,parity-payments","parity.failing.tasks":"1",)"
+                                 R"("topic.creation.default.replication.factor":"1","topic.creation.default.partitions":"1"})";
+      if (rest_call(connect->port(), "PUT", source_path + "/config", config).status != 201)
+        throw std::runtime_error("Connect did not create " + source);
+      const std::string paused_body = R"({"name":"parity-paused","config":{"connector.class":)"
+                                      R"("statusstore.interop.ParitySourceConnector","tasks.max":"1"},"initial_state":"PAUSED"})";
+      if (rest_call(connect->port(), "POST", "/connectors", paused_body).status != 201)
+        throw std::runtime_error("Connect did not create " + paused);
+
+      // status-store's own writes, which Connect reads: a task Connect never runs and a topic.
+      {
+        store writer{parse_worker_config({{"bootstrap.servers", bootstrap},
+                                          {"status.storage.topic", connect->status_topic()},
+                                          {"status.storage.replication.factor", "1"}})};
+        writer.put(task_status{paused, 7, status_value{status_state::failed, store_trace, "wörker-2:8083", 5, "2.0.0-ü"}});
+        writer.put(topic_status{"parity-audit", paused, 7, 1795979753805});
+        if (!writer.flush(30s)) throw std::runtime_error("status-store's writes were not acknowledged");
+        writer.stop();
+      }
+      const auto deadline = std::chrono::steady_clock::now() + 60s;
+      while (!(connect_shows(source_path + "/status",
+                             [](const ordered& s) {
+                               return s["connector"]["state"] == "RUNNING" && s["tasks"].size() == 2 &&
+                                      s["tasks"][0]["state"] == "RUNNING" && s["tasks"][1]["state"] == "FAILED";
+                             }) &&
+               connect_shows(source_path + "/topics", [](const ordered& t) { return t.begin()->at("topics").size() == 2; }) &&
+               connect_shows("/connectors/parity-paused/status",
+                             [](const ordered& s) { return s["connector"]["state"] == "PAUSED" && s["tasks"].size() == 1; }))) {
+        if (std::chrono::steady_clock::now() > deadline)
+          throw std::runtime_error("Connect did not report the expected statuses within 60 s; its log:\n" + connect->log());
+        std::this_thread::sleep_for(250ms);
+      }
+      service = std::make_unique<status_store_service>(bootstrap, connect->status_topic(), true,
+                                                       std::filesystem::path{connect->dir()} / "service.log");
+    } catch (const std::exception& e) {
+      setup_error = e.what();
+    }
+  }
+
+  static void TearDownTestSuite() {
+    const std::string dir = connect ? connect->dir() : "";
+    service.reset();
+    connect.reset();
+    // The worker's files and the services' logs stay only when something failed, to be read.
+    if (!dir.empty() && !::testing::UnitTest::GetInstance()->Failed()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+
+  void SetUp() override { ASSERT_EQ(setup_error, ""); }
+};
+
+TEST_F(ConnectRestParity, ListConnectorsNamesTheSameConnectors) {
+  const auto c = ask_both("GET", "/connectors", [](ordered& names) {
+    std::sort(names.begin(), names.end());  // a HashSet's order in Connect
+  });
+  EXPECT_EQ(c.connect.status, 200);
+  EXPECT_EQ(c.store.status, 200);
+  EXPECT_EQ(c.store_json, c.connect_json);
+  EXPECT_EQ(c.store_json, R"(["parity-paused","parity.src-é"])");
+}
+
+TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithoutType) {
+  const auto c = ask_both("GET", "/connectors?expand=status", [](ordered& all) {
+    for (auto it = all.begin(); it != all.end(); ++it) drop_type(it.value()["status"]);
+    all = sorted_object(all);  // a HashMap's order in Connect
+  });
+  EXPECT_EQ(c.connect.status, 200);
+  EXPECT_EQ(c.store.status, 200);
+  EXPECT_EQ(c.store_json, c.connect_json);
+  EXPECT_NE(c.store_json.find("\"trace\":\"org.apache.kafka.connect.errors.ConnectException: parity task 1"), std::string::npos);
+}
+
+TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
+  for (const std::string path : {source_path + "/status", std::string{"/connectors/parity-paused/status"}}) {
+    const auto c = ask_both("GET", path, drop_type);
+    EXPECT_EQ(c.connect.status, 200) << path;
+    EXPECT_EQ(c.store.status, 200) << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+  }
+}
+
+TEST_F(ConnectRestParity, TaskStatusIsTheSameBytesAfterParsing) {
+  // Connect's running task, its failed task with the stack trace, and the task status-store wrote.
+  for (const std::string path : {source_path + "/tasks/0/status", source_path + "/tasks/1/status",
+                                 std::string{"/connectors/parity-paused/tasks/7/status"}}) {
+    const auto c = ask_both("GET", path);
+    EXPECT_EQ(c.connect.status, 200) << path;
+    EXPECT_EQ(c.store.status, 200) << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+  }
+  const auto written = ordered::parse(rest_call(connect->port(), "GET", "/connectors/parity-paused/tasks/7/status").body);
+  EXPECT_EQ(written.value("trace", ""), store_trace);
+  EXPECT_EQ(written.value("version", ""), "2.0.0-ü");
+}
+
+TEST_F(ConnectRestParity, ActiveTopicsAreTheSame) {
+  for (const std::string path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"},
+                                 std::string{"/connectors/no-such-connector/topics"}}) {
+    const auto c = ask_both("GET", path, [](ordered& t) {
+      auto& topics = t.begin().value()["topics"];
+      std::sort(topics.begin(), topics.end());  // a hash map's order in Connect, not the same from run to run
+    });
+    EXPECT_EQ(c.connect.status, 200) << path;
+    EXPECT_EQ(c.store.status, 200) << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+  }
+}
+
+TEST_F(ConnectRestParity, ErrorBodiesAreConnects) {
+  const std::vector<std::pair<std::string, std::string>> requests{
+      {"GET", "/connectors/no-such-connector/status"},   // 404 No status found for connector …
+      {"GET", source_path + "/tasks/9/status"},          // 404 No status found for task …
+      {"GET", "/connectors/parity-paused/tasks/x/status"},  // 404: not an integer, no route
+      {"GET", "/no-such-path"},                          // 404 HTTP 404 Not Found
+      {"GET", source_path + "/status/extra"},
+      {"DELETE", source_path + "/status"},               // 405 HTTP 405 Method Not Allowed
+      {"POST", source_path + "/topics/reset"},
+      {"PUT", source_path + "/tasks/0/status"},
+  };
+  for (const auto& [method, path] : requests) {
+    const auto c = ask_both(method, path);
+    EXPECT_GE(c.connect.status, 400) << method << " " << path;
+    EXPECT_EQ(c.store.status, c.connect.status) << method << " " << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << method << " " << path;
+  }
+}
+
+TEST_F(ConnectRestParity, TopicsResetOffIsConnectsForbiddenBody) {
+  // Connect's worker here allows the reset (its default), so its 403 is read from its own class:
+  // ConnectorsResource's constant, in the ErrorMessage shape the 404s above were compared in.
+  java_driver driver;
+  const auto jar = std::filesystem::path{driver.jar()}.parent_path() / "lib" / "connect-runtime-4.4.0.jar";
+  const std::string command =
+      "unzip -p '" + jar.string() + "' org/apache/kafka/connect/runtime/rest/resources/ConnectorsResource.class";
+  std::string klass;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) klass.append(buffer, n);
+    ::pclose(pipe);
+  }
+  const std::string message = "Topic tracking reset is disabled.";
+  ASSERT_NE(klass.find(message), std::string::npos) << "not in " << jar;
+
+  status_store_service refusing{bootstrap, connect->status_topic(), false,
+                                std::filesystem::path{connect->dir()} / "refusing.log"};
+  const auto answer = rest_call(refusing.port, "PUT", "/connectors/parity-paused/topics/reset");
+  EXPECT_EQ(answer.status, 403);
+  EXPECT_EQ(ordered::parse(answer.body).dump(), ordered({{"error_code", 403}, {"message", message}}).dump());
+  // It deleted nothing: status-store's topics still equal Connect's.
+  const auto c = ask_both("GET", "/connectors/parity-paused/topics");
+  EXPECT_EQ(c.store_json, c.connect_json);
+  EXPECT_EQ(c.store_json, R"({"parity-paused":{"topics":["parity-audit"]}})");
+}
+
+TEST_F(ConnectRestParity, TopicsResetOnIsConnectsAcceptedAndBothSeeTheTombstones) {
+  const auto metric = [](const std::string& text, const std::string& name) {
+    std::smatch m;
+    return std::regex_search(text, m, std::regex{"\n" + name + " ([0-9]+)"}) ? std::stoll(m[1]) : -1LL;
+  };
+  const long long success_before = metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total");
+  // Each service resets a connector: status-store's tombstone is read by Connect, Connect's by status-store.
+  const auto by_store = rest_call(service->port, "PUT", "/connectors/parity-paused/topics/reset");
+  const auto by_connect = rest_call(connect->port(), "PUT", source_path + "/topics/reset");
+  EXPECT_EQ(by_connect.status, 202);
+  EXPECT_EQ(by_store.status, by_connect.status);
+  EXPECT_EQ(by_store.body, by_connect.body);
+  EXPECT_EQ(by_store.body, "");
+  for (const std::string path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"}}) {
+    const auto c = ask_both("GET", path, [](ordered& t) {
+      if (!t.begin()->at("topics").empty()) t = nullptr;  // not yet: keep asking
+    });
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+    EXPECT_EQ(ordered::parse(c.store.body).begin()->at("topics"), ordered::array()) << path;
+  }
+  // The reset went through the store: its one tombstone is counted as a success.
+  EXPECT_EQ(metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total"), success_before + 1);
+}
+
+}  // namespace
