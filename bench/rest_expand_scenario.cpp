@@ -33,9 +33,9 @@ double percentile_ms(std::vector<double> seconds, double p) {
 }
 
 std::string connector_name(uint64_t i) {
-  char name[32];
-  std::snprintf(name, sizeof name, "rest-connector-%04llu", static_cast<unsigned long long>(i));
-  return name;
+  std::string number = std::to_string(i);
+  if (number.size() < 4) number.insert(0, 4 - number.size(), '0');
+  return "rest-connector-" + number;
 }
 
 /// `status-store run` on the topic, stopped by its PID when this goes out of scope.

@@ -219,7 +219,7 @@ TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithoutType) {
 }
 
 TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
-  for (const std::string path : {source_path + "/status", std::string{"/connectors/parity-paused/status"}}) {
+  for (const std::string& path : {source_path + "/status", std::string{"/connectors/parity-paused/status"}}) {
     const auto c = ask_both("GET", path, drop_type);
     EXPECT_EQ(c.connect.status, 200) << path;
     EXPECT_EQ(c.store.status, 200) << path;
@@ -229,7 +229,7 @@ TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
 
 TEST_F(ConnectRestParity, TaskStatusIsTheSameBytesAfterParsing) {
   // Connect's running task, its failed task with the stack trace, and the task status-store wrote.
-  for (const std::string path : {source_path + "/tasks/0/status", source_path + "/tasks/1/status",
+  for (const std::string& path : {source_path + "/tasks/0/status", source_path + "/tasks/1/status",
                                  std::string{"/connectors/parity-paused/tasks/7/status"}}) {
     const auto c = ask_both("GET", path);
     EXPECT_EQ(c.connect.status, 200) << path;
@@ -242,7 +242,7 @@ TEST_F(ConnectRestParity, TaskStatusIsTheSameBytesAfterParsing) {
 }
 
 TEST_F(ConnectRestParity, ActiveTopicsAreTheSame) {
-  for (const std::string path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"},
+  for (const std::string& path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"},
                                  std::string{"/connectors/no-such-connector/topics"}}) {
     const auto c = ask_both("GET", path, [](ordered& t) {
       auto& topics = t.begin().value()["topics"];
@@ -313,7 +313,7 @@ TEST_F(ConnectRestParity, TopicsResetOnIsConnectsAcceptedAndBothSeeTheTombstones
   EXPECT_EQ(by_store.status, by_connect.status);
   EXPECT_EQ(by_store.body, by_connect.body);
   EXPECT_EQ(by_store.body, "");
-  for (const std::string path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"}}) {
+  for (const std::string& path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"}}) {
     const auto c = ask_both("GET", path, [](ordered& t) {
       if (!t.begin()->at("topics").empty()) t = nullptr;  // not yet: keep asking
     });
