@@ -85,8 +85,7 @@ void on_drain_deadline(self_ptr self) {
   const drain_report report = st.table->fail_all_unresolved();
   if (report.failed > 0) {
     std::string sample;
-    for (size_t i = 0; i < report.failed_keys.size() && i < 20; ++i)
-      sample += (i ? ", " : "") + report.failed_keys[i];
+    for (size_t i = 0; i < report.failed_keys.size() && i < 20; ++i) sample += (i ? ", " : "") + report.failed_keys[i];
     st.log->error("shutdown drain timeout elapsed: {} status update(s) for {} key(s) counted as failed: {}{}",
                   report.failed, report.failed_keys.size(), sample, report.failed_keys.size() > 20 ? ", ..." : "");
   }
@@ -109,7 +108,8 @@ void after_change(self_ptr self) {
 void on_tick(self_ptr self) {
   auto& st = self->state;
   st.tick_pending = false;
-  if (auto sends = st.table->take_sends(); !sends.empty()) self->send(st.producer, produce_atom::value, std::move(sends));
+  if (auto sends = st.table->take_sends(); !sends.empty())
+    self->send(st.producer, produce_atom::value, std::move(sends));
   if (auto retries = st.table->take_retries(); !retries.empty())
     self->send(st.scheduler, schedule_atom::value, std::move(retries));
   self->send(st.metrics, publish_atom::value, write_side_report{st.table->counters(), st.table->take_ack_latencies()});
@@ -208,9 +208,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         if (reachable == !s.table->holding()) return;
         if (!reachable) {
           s.table->hold();
-          s.log->warn("no broker reachable: holding status updates until one is (each key then writes its latest "
-                      "value once); a held attempt still ends after {} ms",
-                      s.attempt_timeout_ns / 1'000'000);
+          s.log->warn(
+              "no broker reachable: holding status updates until one is (each key then writes its latest "
+              "value once); a held attempt still ends after {} ms",
+              s.attempt_timeout_ns / 1'000'000);
           if (!s.hold_check_scheduled) {
             s.hold_check_scheduled = true;
             self->delayed_send(self, hold_check_interval, hold_check_atom::value);
@@ -225,9 +226,10 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         auto& s = self->state;
         s.hold_check_scheduled = false;
         if (const size_t expired = s.table->expire_held(now_ns(self), s.attempt_timeout_ns); expired > 0)
-          s.log->warn("{} held status update(s) reached the attempt timeout with no broker reachable; retrying with "
-                      "backoff while retries last",
-                      expired);
+          s.log->warn(
+              "{} held status update(s) reached the attempt timeout with no broker reachable; retrying with "
+              "backoff while retries last",
+              expired);
         if (s.table->holding() || s.table->held() > 0) {
           s.hold_check_scheduled = true;
           self->delayed_send(self, hold_check_interval, hold_check_atom::value);

@@ -15,9 +15,9 @@ struct metrics_state {
   static inline const char* name = "status-store.metrics";
   // Both sources publish cumulative values, so the latest report of each is the truth; the derived
   // gauges (latency quantiles, oldest unacknowledged age) are computed here.
-  store_counters write_side;        // from the coalescer
-  view_counters read_side;          // from the status view
-  latency_histogram ack_latency;    // every put-to-acknowledgement latency the coalescer reported
+  store_counters write_side;      // from the coalescer
+  view_counters read_side;        // from the status view
+  latency_histogram ack_latency;  // every put-to-acknowledgement latency the coalescer reported
 };
 
 using self_ptr = metrics_actor::stateful_pointer<metrics_state>;
@@ -39,8 +39,8 @@ metrics_actor::behavior_type metrics(self_ptr self) {
           snapshot.counters.ack_latency_max_us = static_cast<int64_t>(st.ack_latency.max());
         }
         if (snapshot.counters.oldest_unacked_since_ns >= 0) {
-          const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               self->clock().now().time_since_epoch()).count();
+          const auto now =
+              std::chrono::duration_cast<std::chrono::nanoseconds>(self->clock().now().time_since_epoch()).count();
           snapshot.oldest_unacked_age_ms = (now - snapshot.counters.oldest_unacked_since_ns) / 1'000'000;
         }
         return snapshot;

@@ -25,7 +25,7 @@ struct retry_scheduler_state {
   coalescer_actor coalescer;
   std::shared_ptr<spdlog::logger> log;
   std::multimap<time_point, retry_request> due;  // deadline → retry
-  std::multiset<time_point> armed;             // deadlines with a fire message on its way
+  std::multiset<time_point> armed;               // deadlines with a fire message on its way
 };
 
 using self_ptr = retry_scheduler_actor::stateful_pointer<retry_scheduler_state>;

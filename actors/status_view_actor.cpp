@@ -71,10 +71,10 @@ stored_status store_value(self_ptr self, status_value&& v) {
 
 status_value expand(self_ptr self, const stored_status& s) {
   const auto& st = self->state;
-  return status_value{s.state, s.trace ? std::optional<std::string>{*s.trace} : std::nullopt,
-                      st.worker_ids.at(s.worker_id), s.generation,
-                      s.version != interned_strings::none ? std::optional<std::string>{st.versions.at(s.version)}
-                                                          : std::nullopt};
+  return status_value{
+      s.state, s.trace ? std::optional<std::string>{*s.trace} : std::nullopt, st.worker_ids.at(s.worker_id),
+      s.generation,
+      s.version != interned_strings::none ? std::optional<std::string>{st.versions.at(s.version)} : std::nullopt};
 }
 
 void skip(self_ptr self, const consumed_record& r, const std::string& why) {
@@ -218,9 +218,8 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         if (s.caught_up) return;
         s.caught_up = true;
         s.counters.replay_records = s.counters.records_read;
-        s.counters.replay_ms = std::chrono::duration_cast<std::chrono::milliseconds>(self->clock().now() -
-                                                                                     s.replay_started)
-                                   .count();
+        s.counters.replay_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(self->clock().now() - s.replay_started).count();
         log_progress(self, true);
         s.log->info("replay complete: {} connector(s), {} with tasks, {} with topics; {} malformed record(s) skipped",
                     s.connectors.size(), s.tasks.size(), s.topics.size(), s.counters.read_errors);

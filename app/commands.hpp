@@ -16,10 +16,10 @@ inline constexpr int exit_usage = 2;
 
 /// Settings common to every verb that talks to Kafka.
 struct connection_options {
-  std::string config_file;               // --config
-  std::string bootstrap_servers;         // --bootstrap-servers (overrides the file)
-  std::string topic;                     // --topic (overrides status.storage.topic)
-  std::vector<std::string> overrides;    // --set key=value, repeatable, applied last
+  std::string config_file;             // --config
+  std::string bootstrap_servers;       // --bootstrap-servers (overrides the file)
+  std::string topic;                   // --topic (overrides status.storage.topic)
+  std::vector<std::string> overrides;  // --set key=value, repeatable, applied last
 };
 
 int check_config(const std::string& file);
@@ -28,11 +28,11 @@ struct demo_options {
   connection_options connection;
   int connectors = 50;
   int tasks_per_connector = 4;
-  double duration_s = 12.0;   // how long the simulated worker produces updates
-  double rate = 2000.0;       // updates per second
-  double outage_s = 5.0;      // brokers down for this long in the middle; 0 = no outage
-  uint64_t seed = 1;          // workload and jitter seed: the same seed replays the same run
-  bool progress = true;       // live progress line on a terminal
+  double duration_s = 12.0;  // how long the simulated worker produces updates
+  double rate = 2000.0;      // updates per second
+  double outage_s = 5.0;     // brokers down for this long in the middle; 0 = no outage
+  uint64_t seed = 1;         // workload and jitter seed: the same seed replays the same run
+  bool progress = true;      // live progress line on a terminal
 };
 
 int demo(const demo_options& options);
@@ -95,7 +95,7 @@ int watch(const watch_options& options);
 // ---- the service ---------------------------------------------------------------------------------------
 struct run_options {
   connection_options connection;
-  std::string listen = "127.0.0.1:8083";  // HOST:PORT of the HTTP endpoint; port 0 picks a free one
+  std::string listen = "127.0.0.1:8083";                 // HOST:PORT of the HTTP endpoint; port 0 picks a free one
   int max_connections = defaults::http_max_connections;  // open HTTP connections; beyond them, an immediate 503
 };
 int run(const run_options& options);

@@ -4,12 +4,12 @@
 // SIGINT/SIGTERM end the workload early; the demo still drains, checks what was reported and prints
 // its summary and verdict (a second signal ends it at once).
 #include "actors/kafka/topic_snapshot.hpp"
-#include "app/store/metric_names.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
+#include "app/stop_signals.hpp"
+#include "app/store/metric_names.hpp"
 #include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
-#include "app/stop_signals.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"
@@ -84,8 +84,8 @@ class simulated_worker {
   }
 
   status_state random_state() {
-    static constexpr status_state states[] = {status_state::running, status_state::running, status_state::running,
-                                              status_state::paused, status_state::restarting, status_state::failed};
+    static constexpr status_state states[] = {status_state::running, status_state::running,    status_state::running,
+                                              status_state::paused,  status_state::restarting, status_state::failed};
     return states[pick(6)];
   }
 
@@ -98,10 +98,19 @@ class simulated_worker {
   }
 
   void expect(status_record r) { expected_[r.key] = std::move(r.value); }
-  void report(const connector_status& s) { store_.put(s); expect(encode_connector_record(s)); }
-  void report(const task_status& s) { store_.put(s); expect(encode_task_record(s)); }
+  void report(const connector_status& s) {
+    store_.put(s);
+    expect(encode_connector_record(s));
+  }
+  void report(const task_status& s) {
+    store_.put(s);
+    expect(encode_task_record(s));
+  }
   // One simulated worker owns everything, so its own putSafe is never refused (same worker_id).
-  void report_safe(const task_status& s) { store_.put_safe(s); expect(encode_task_record(s)); }
+  void report_safe(const task_status& s) {
+    store_.put_safe(s);
+    expect(encode_task_record(s));
+  }
 
   void create(int c) {
     alive_[c] = true;
@@ -159,8 +168,7 @@ std::string failure_reasons(bool flushed, size_t missing, size_t wrong, const me
   add(missing, "key(s) missing");
   add(wrong, "key(s) with a stale value");
   add(m.counters.failure, "update(s) failed (status-update-failure-total)");
-  add(m.counters.dropped_stale,
-      "putSafe update(s) refused as stale (status-update-stale-dropped-total)");
+  add(m.counters.dropped_stale, "putSafe update(s) refused as stale (status-update-stale-dropped-total)");
   return out;
 }
 
@@ -282,8 +290,8 @@ int demo(const demo_options& options) {
               << static_cast<uint64_t>(sample.value) << "\n";
   std::cout << "  records on the topic                  " << topic.records << " for " << topic.latest.size()
             << " keys (" << c.accepted << " updates accepted)\n"
-            << "  keys checked                          " << worker.expected().size() << ": " << missing
-            << " missing, " << wrong << " stale\n\n";
+            << "  keys checked                          " << worker.expected().size() << ": " << missing << " missing, "
+            << wrong << " stale\n\n";
   const std::string reasons = failure_reasons(flushed, missing, wrong, metrics);
   const std::string early =
       interrupted ? std::string{" (stopped early by "} + signal_name(interrupted) + ")" : std::string{};

@@ -155,8 +155,8 @@ http_route route_http_request(std::string_view method, std::string_view target) 
     return not_found();
   }
   // The reset is Connect's only PUT here; every other route is read-only.
-  const bool allowed = route.endpoint == http_endpoint::reset_connector_topics ? method == "PUT"
-                                                                               : method == "GET" || method == "HEAD";
+  const bool allowed =
+      route.endpoint == http_endpoint::reset_connector_topics ? method == "PUT" : method == "GET" || method == "HEAD";
   if (!allowed) return not_allowed();
   return route;
 }

@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -48,7 +48,7 @@ class connection_pool final : public httplib::TaskQueue {
   void enqueue(std::function<void()> job) override {
     {
       std::lock_guard lock{mutex_};
-      const auto kind = regular_ < max_ ? connection_kind::regular
+      const auto kind = regular_ < max_     ? connection_kind::regular
                         : lane_ < lane_max_ ? connection_kind::health_only
                                             : connection_kind::refused;
       if (kind != connection_kind::refused) {
@@ -178,9 +178,7 @@ class connection_stream final : public httplib::Stream {
       end_ += static_cast<size_t>(n);
     }
   }
-  bool is_writable() const override {
-    return wait_for(fd_, POLLOUT, static_cast<int>(limits_.write_timeout.count()));
-  }
+  bool is_writable() const override { return wait_for(fd_, POLLOUT, static_cast<int>(limits_.write_timeout.count())); }
 
   ssize_t read(char* ptr, size_t size) override {
     if (request_bytes_ >= limits_.max_request_bytes) return -1;
@@ -233,14 +231,22 @@ class connection_stream final : public httplib::Stream {
 
 const char* reason(int status) {
   switch (status) {
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 413: return "Payload Too Large";
-    case 414: return "URI Too Long";
-    case 416: return "Range Not Satisfiable";
-    case 503: return "Service Unavailable";
-    default: return status < 500 ? "Client Error" : "Server Error";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 416:
+      return "Range Not Satisfiable";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return status < 500 ? "Client Error" : "Server Error";
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 void check_layer(const std::map<std::string, std::string>& settings, std::string_view prefix) {
   const std::unique_ptr<rd_kafka_conf_t, decltype(&rd_kafka_conf_destroy)> conf{rd_kafka_conf_new(),
-                                                                                  &rd_kafka_conf_destroy};
+                                                                                &rd_kafka_conf_destroy};
   if (auto rejected = apply_settings(conf.get(), settings)) {
     const std::string property = std::string{prefix} + rejected->key;
     throw config_error(property, mask_if_secret(property, rejected->value),

@@ -5,8 +5,8 @@
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 
-#include <CLI/CLI.hpp>
 #include <librdkafka/rdkafka.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 
@@ -16,7 +16,8 @@ namespace {
 
 void add_connection_options(CLI::App* verb, cli::connection_options& o) {
   verb->add_option("--config", o.config_file, "Worker configuration (.properties)")->check(CLI::ExistingFile);
-  verb->add_option("--bootstrap-servers", o.bootstrap_servers, "Kafka bootstrap servers; 'mock' = embedded mock cluster");
+  verb->add_option("--bootstrap-servers", o.bootstrap_servers,
+                   "Kafka bootstrap servers; 'mock' = embedded mock cluster");
   verb->add_option("--topic", o.topic, "Status topic (status.storage.topic)");
   verb->add_option("--set", o.overrides, "Extra setting key=value (repeatable)");
 }
@@ -24,16 +25,18 @@ void add_connection_options(CLI::App* verb, cli::connection_options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"status-store: persists Kafka Connect connector, task and topic statuses to a compacted Kafka topic,\n"
-               "with bounded, jittered retries (status.storage.retry.*) and success/retry/failure metrics."};
+  CLI::App app{
+      "status-store: persists Kafka Connect connector, task and topic statuses to a compacted Kafka topic,\n"
+      "with bounded, jittered retries (status.storage.retry.*) and success/retry/failure metrics."};
   app.require_subcommand(1);
   // Global options (--log-level) are accepted after the verb too, where people put them.
   app.fallthrough();
   // The librdkafka actually loaded (SCRAM to Kafka >= 3.7.2 needs >= 2.6.1; see docs/librdkafka.md).
-  app.set_version_flag("--version", std::string("status-store ") + STATUS_STORE_VERSION + "\nlibrdkafka " +
-                                        rd_kafka_version_str());
+  app.set_version_flag("--version",
+                       std::string("status-store ") + STATUS_STORE_VERSION + "\nlibrdkafka " + rd_kafka_version_str());
   std::string log_level;
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list)");
+  app.add_option("--log-level", log_level,
+                 "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list)");
 
   std::string check_file;
   auto* check = app.add_subcommand("check-config", "Validate a worker configuration and print the effective settings");
@@ -43,24 +46,41 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand(
       "demo", "Simulate a worker's status updates through a broker outage, then verify the topic (no Kafka needed)");
   add_connection_options(demo_cmd, demo.connection);
-  demo_cmd->add_option("--connectors", demo.connectors, "Simulated connectors")->capture_default_str()->check(CLI::Range(1, 100000));
-  demo_cmd->add_option("--tasks", demo.tasks_per_connector, "Tasks per connector")->capture_default_str()->check(CLI::Range(0, 1000));
-  demo_cmd->add_option("--duration", demo.duration_s, "Seconds of updates")->capture_default_str()->check(CLI::Range(0.1, 3600.0));
-  demo_cmd->add_option("--rate", demo.rate, "Workload steps per second (a rebalance or deletion reports several statuses)")->capture_default_str()->check(CLI::Range(1.0, 1e7));
-  demo_cmd->add_option("--outage", demo.outage_s, "Seconds the brokers are down mid-run (0 = none)")->capture_default_str()->check(CLI::Range(0.0, 3600.0));
+  demo_cmd->add_option("--connectors", demo.connectors, "Simulated connectors")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  demo_cmd->add_option("--tasks", demo.tasks_per_connector, "Tasks per connector")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
+  demo_cmd->add_option("--duration", demo.duration_s, "Seconds of updates")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  demo_cmd
+      ->add_option("--rate", demo.rate, "Workload steps per second (a rebalance or deletion reports several statuses)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e7));
+  demo_cmd->add_option("--outage", demo.outage_s, "Seconds the brokers are down mid-run (0 = none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
   demo_cmd->add_option("--seed", demo.seed, "Workload and jitter seed")->capture_default_str();
   demo_cmd->add_flag("!--no-progress", demo.progress, "Log lines instead of a live progress line");
 
   cli::run_options run;
-  auto* run_cmd = app.add_subcommand("run", "Run the store as a worker service with HTTP status, metrics and health endpoints");
+  auto* run_cmd =
+      app.add_subcommand("run", "Run the store as a worker service with HTTP status, metrics and health endpoints");
   add_connection_options(run_cmd, run.connection);
-  run_cmd->add_option("--listen", run.listen, "HOST:PORT of the HTTP endpoint (port 0 = any free port)")->capture_default_str();
-  run_cmd->add_option("--max-connections", run.max_connections, "Open HTTP connections served at once; more get an immediate 503")
-      ->capture_default_str()->check(CLI::Range(1, 10000));
+  run_cmd->add_option("--listen", run.listen, "HOST:PORT of the HTTP endpoint (port 0 = any free port)")
+      ->capture_default_str();
+  run_cmd
+      ->add_option("--max-connections", run.max_connections,
+                   "Open HTTP connections served at once; more get an immediate 503")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
 
   const std::string target_help = "connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC";
   cli::put_options put;
-  auto* put_cmd = app.add_subcommand("put", "Write one status; exits 0 once acknowledged, 1 if it failed after its retries");
+  auto* put_cmd =
+      app.add_subcommand("put", "Write one status; exits 0 once acknowledged, 1 if it failed after its retries");
   add_connection_options(put_cmd, put.connection);
   put_cmd->add_option("TARGET", put.target_args, target_help)->required()->expected(2, 3);
   put_cmd->add_option("--state", put.state, "UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED or DESTROYED");
@@ -70,14 +90,16 @@ int main(int argc, char** argv) {
   put_cmd->add_option("--plugin-version", put.plugin_version,
                       "Version of the connector or task plugin (the status's \"version\", Connect 4.1+)");
   put_cmd->add_flag("--safe", put.safe, "putSafe: refuse to overwrite another worker's newer generation");
-  put_cmd->add_option("--timeout", put.timeout_s, "Seconds for start-up and for the acknowledgement")->capture_default_str();
+  put_cmd->add_option("--timeout", put.timeout_s, "Seconds for start-up and for the acknowledgement")
+      ->capture_default_str();
 
   cli::delete_options del;
   auto* delete_cmd = app.add_subcommand("delete", "Delete a status (a tombstone); a connector's tasks go with it");
   add_connection_options(delete_cmd, del.connection);
   delete_cmd->add_option("TARGET", del.target_args, target_help)->required()->expected(2, 3);
   delete_cmd->add_option("--worker-id", del.worker_id, "The worker deleting (logged only)");
-  delete_cmd->add_option("--timeout", del.timeout_s, "Seconds for start-up and for the acknowledgement")->capture_default_str();
+  delete_cmd->add_option("--timeout", del.timeout_s, "Seconds for start-up and for the acknowledgement")
+      ->capture_default_str();
 
   cli::get_options get;
   std::string get_kind;
@@ -95,7 +117,8 @@ int main(int argc, char** argv) {
   list_cmd->add_option("--timeout", list.timeout_s, "Seconds for start-up")->capture_default_str();
 
   cli::watch_options watch;
-  auto* watch_cmd = app.add_subcommand("watch", "Print every status change as it is read from the topic, until SIGINT/SIGTERM");
+  auto* watch_cmd =
+      app.add_subcommand("watch", "Print every status change as it is read from the topic, until SIGINT/SIGTERM");
   add_connection_options(watch_cmd, watch.connection);
   watch_cmd->add_option("--connector", watch.connector, "Only this connector's statuses (its tasks and topics too)");
   watch_cmd->add_flag("--json", watch.json, "One JSON object per status and line");

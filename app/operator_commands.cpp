@@ -36,7 +36,8 @@ int32_t parse_task_id(const std::string& text) {
 }
 
 target parse_target(const std::vector<std::string>& args) {
-  if (args.empty()) throw config_error("TARGET", "", "must be: connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC");
+  if (args.empty())
+    throw config_error("TARGET", "", "must be: connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC");
   const std::string& kind = args[0];
   if (kind == "connector" && args.size() == 2) return target{target_kind::connector, args[1], 0, {}};
   if (kind == "task" && args.size() == 3) return target{target_kind::task, args[1], parse_task_id(args[2]), {}};
@@ -48,7 +49,9 @@ target parse_target(const std::vector<std::string>& args) {
 
 status_state parse_state(const std::string& text) {
   auto state = parse_status_state(ascii_uppercase(text));
-  if (!state) throw config_error("--state", text, "must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED, DESTROYED");
+  if (!state)
+    throw config_error("--state", text,
+                       "must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED, DESTROYED");
   return *state;
 }
 
@@ -106,7 +109,8 @@ void print_table(const connector_view& v) {
   };
   if (v.found) row("connector " + v.name, v.connector.value);
   for (const auto& t : v.tasks) row("  task " + std::to_string(t.task), t.value);
-  for (const auto& t : v.topics) std::cout << "  topic " << t.topic << " (task " << t.task << ", discovered " << t.discover_timestamp << ")\n";
+  for (const auto& t : v.topics)
+    std::cout << "  topic " << t.topic << " (task " << t.task << ", discovered " << t.discover_timestamp << ")\n";
 }
 
 }  // namespace
@@ -130,10 +134,10 @@ int put(const put_options& o) {
              : s.put(task_status{what.connector, what.task, value});
       break;
     case target_kind::topic:
-      s.put(topic_status{what.topic, what.connector, what.task,
-                         std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count()});
+      s.put(topic_status{
+          what.topic, what.connector, what.task,
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count()});
       break;
   }
   return finish_write(s, o.timeout_s, "put");

@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <pthread.h>
 #include <algorithm>
 #include <csignal>
 #include <iostream>
-#include <pthread.h>
 #include <thread>
 
 namespace status_store::cli {
@@ -54,15 +54,17 @@ void routes(http_service& http, store& s) {
         reply_json(res, route.status, http_error_json(route.status, route.message));
         break;
       case http_endpoint::connectors:
-        reply_json(res, 200, route.expand_status ? connectors_with_status_json(s.describe_all())
-                                                 : connectors_json(s.connectors()));
+        reply_json(
+            res, 200,
+            route.expand_status ? connectors_with_status_json(s.describe_all()) : connectors_json(s.connectors()));
         break;
       case http_endpoint::task_status: {
         // One task from the view, not the whole connector described and searched.
         const auto task = s.get(route.connector, route.task);
         if (!task)  // Connect's words for a task without a status
-          reply_json(res, 404,
-                     http_error_json(404, "No status found for task " + route.connector + "-" + std::to_string(route.task)));
+          reply_json(
+              res, 404,
+              http_error_json(404, "No status found for task " + route.connector + "-" + std::to_string(route.task)));
         else
           reply_json(res, 200, task_status_json(*task));
         break;
@@ -96,11 +98,11 @@ void routes(http_service& http, store& s) {
         res.set_content(prometheus_text(s.metrics()), "text/plain; version=0.0.4; charset=utf-8");
         break;
       case http_endpoint::healthz:
-        reply_json(res, 200,
-                   nlohmann::json{{"status", "ok"},
-                                  {"topic", s.config().status_topic},
-                                  {"bootstrap_servers", s.bootstrap_servers()}}
-                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        reply_json(
+            res, 200,
+            nlohmann::json{
+                {"status", "ok"}, {"topic", s.config().status_topic}, {"bootstrap_servers", s.bootstrap_servers()}}
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         break;
     }
     return httplib::Server::HandlerResponse::Handled;
@@ -145,10 +147,11 @@ int run(const run_options& options) {
     s.stop();
     throw std::runtime_error("cannot listen on " + options.listen);
   }
-  log->info("HTTP: at most {} open connections (then an immediate 503), idle timeout {} ms, request timeout {} ms, "
-            "write timeout {} ms, listen backlog {}",
-            limits.max_connections, limits.idle_timeout.count(), limits.request_timeout.count(),
-            limits.write_timeout.count(), limits.listen_backlog);
+  log->info(
+      "HTTP: at most {} open connections (then an immediate 503), idle timeout {} ms, request timeout {} ms, "
+      "write timeout {} ms, listen backlog {}",
+      limits.max_connections, limits.idle_timeout.count(), limits.request_timeout.count(), limits.write_timeout.count(),
+      limits.listen_backlog);
   std::thread server{[&] { http.listen_after_bind(); }};
   std::cout << "status-store running: topic '" << config.status_topic << "' on " << s.bootstrap_servers()
             << "; HTTP on http://" << host << ":" << bound << std::endl;

@@ -25,9 +25,12 @@ using json = nlohmann::ordered_json;
 
 const char* kind_name(key_kind kind) {
   switch (kind) {
-    case key_kind::connector: return "connector";
-    case key_kind::task: return "task";
-    case key_kind::topic: return "topic";
+    case key_kind::connector:
+      return "connector";
+    case key_kind::task:
+      return "task";
+    case key_kind::topic:
+      return "topic";
   }
   return "?";
 }
@@ -101,15 +104,14 @@ int watch(const watch_options& options) {
   kafka_settings settings = consumer_settings(config);
   std::unique_ptr<topic_consumer> consumer;
   try {
-    consumer = std::make_unique<topic_consumer>(settings, config.status_topic,
-                                                    std::chrono::seconds{options.timeout_s});
+    consumer = std::make_unique<topic_consumer>(settings, config.status_topic, std::chrono::seconds{options.timeout_s});
   } catch (const std::exception& e) {
     std::cerr << "error: watch failed: " << e.what() << "\n";
     return exit_failed;
   }
   std::cerr << "watching status topic '" << config.status_topic << "' on " << config.bootstrap_servers
-            << (options.connector.empty() ? "" : " for connector '" + options.connector + "'")
-            << ": replaying " << consumer->records_at_start() << " record(s), then printing each change; "
+            << (options.connector.empty() ? "" : " for connector '" + options.connector + "'") << ": replaying "
+            << consumer->records_at_start() << " record(s), then printing each change; "
             << "SIGINT or SIGTERM stops\n";
   uint64_t replayed = 0, printed = 0, malformed = 0;
   bool announced = false;
@@ -129,7 +131,8 @@ int watch(const watch_options& options) {
       }
       if (!line) {
         ++malformed;
-        log->warn("skipping malformed status record at partition {} offset {} (key '{}')", r.partition, r.offset, r.key);
+        log->warn("skipping malformed status record at partition {} offset {} (key '{}')", r.partition, r.offset,
+                  r.key);
         continue;
       }
       std::cout << *line << std::endl;  // one line at a time, also into a pipe

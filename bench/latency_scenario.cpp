@@ -13,8 +13,8 @@ namespace {
 uint64_t latency_updates(const options& o) { return std::max<uint64_t>(o.updates / 4, 10000); }
 
 nlohmann::json figures(double seconds, uint64_t sent, uint64_t acked, uint64_t p50, uint64_t p99, uint64_t max) {
-  return {{"seconds", seconds}, {"updates", sent},  {"acknowledged", acked},
-          {"p50_us", p50},      {"p99_us", p99},    {"max_us", max}};
+  return {{"seconds", seconds}, {"updates", sent}, {"acknowledged", acked},
+          {"p50_us", p50},      {"p99_us", p99},   {"max_us", max}};
 }
 
 }  // namespace

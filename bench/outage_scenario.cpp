@@ -21,7 +21,8 @@ nlohmann::json outage(const options& o, bool coalescing) {
   const std::string bootstrap = mock.bootstrap_servers();
   const auto config = bench_config(bootstrap, topic);
   const double rate = static_cast<double>(o.outage_updates) / o.outage_seconds;
-  const auto outage_length = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.outage_seconds));
+  const auto outage_length =
+      std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.outage_seconds));
 
   std::vector<connector_status> statuses;
   statuses.reserve(o.outage_updates);
@@ -53,7 +54,8 @@ nlohmann::json outage(const options& o, bool coalescing) {
   }
   // Connect's producer keeps every record until delivered; unbounded retries and a queue that holds
   // the whole outage's worth (librdkafka's default of 100,000 messages would block the sender).
-  raw_producer producer{config, bootstrap,
+  raw_producer producer{config,
+                        bootstrap,
                         {{"retries", "2147483647"},
                          {"message.timeout.ms", "600000"},
                          {"queue.buffering.max.messages", "10000000"},

@@ -7,8 +7,8 @@
 #include "actors/kafka/topic_snapshot.hpp"
 #include "bench_support.hpp"
 
-#include <stdexcept>
 #include <unistd.h>
+#include <stdexcept>
 
 namespace status_store::bench {
 

@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <algorithm>
 #include <cmath>
-#include <fcntl.h>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -48,8 +48,8 @@ class service_process {
       const int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(fd, STDOUT_FILENO);
       dup2(fd, STDERR_FILENO);
-      execl(STATUS_STORE_EXECUTABLE, STATUS_STORE_EXECUTABLE, "run", "--bootstrap-servers", bootstrap.c_str(), "--topic",
-            topic.c_str(), "--listen", "127.0.0.1:0", "--log-level", "warn", static_cast<char*>(nullptr));
+      execl(STATUS_STORE_EXECUTABLE, STATUS_STORE_EXECUTABLE, "run", "--bootstrap-servers", bootstrap.c_str(),
+            "--topic", topic.c_str(), "--listen", "127.0.0.1:0", "--log-level", "warn", static_cast<char*>(nullptr));
       _exit(127);
     }
     const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
@@ -99,10 +99,11 @@ nlohmann::json rest_expand(const options& o) {
       updates.push_back(make_update(connector_status{name, {status_state::running, {}, "bench-worker-1:8083", 1}}));
       for (uint64_t t = 0; t < o.rest_tasks; ++t) {
         const bool failed = c % 10 == 0 && t == 3;
-        updates.push_back(make_update(task_status{
-            name, static_cast<int32_t>(t),
-            {failed ? status_state::failed : status_state::running,
-             failed ? std::optional<std::string>{trace} : std::nullopt, "bench-worker-1:8083", 1}}));
+        updates.push_back(make_update(
+            task_status{name,
+                        static_cast<int32_t>(t),
+                        {failed ? status_state::failed : status_state::running,
+                         failed ? std::optional<std::string>{trace} : std::nullopt, "bench-worker-1:8083", 1}}));
       }
     }
     store s{bench_config(o.bootstrap, topic)};
@@ -142,12 +143,19 @@ nlohmann::json rest_expand(const options& o) {
   }
   return {{"connectors", o.rest_connectors},
           {"tasks_per_connector", o.rest_tasks},
-          {"expand", {{"requests", expand.size()}, {"p50_ms", percentile_ms(expand, 0.5)},
-                      {"p99_ms", percentile_ms(expand, 0.99)}, {"bytes", expand_bytes}}},
-          {"per_connector", {{"rounds", rounds.size()}, {"requests_per_round", o.rest_connectors + 1},
-                             {"round_p50_ms", percentile_ms(rounds, 0.5)}, {"round_p99_ms", percentile_ms(rounds, 0.99)},
-                             {"request_p50_ms", percentile_ms(per_status, 0.5)},
-                             {"request_p99_ms", percentile_ms(per_status, 0.99)}, {"bytes_per_round", round_bytes}}}};
+          {"expand",
+           {{"requests", expand.size()},
+            {"p50_ms", percentile_ms(expand, 0.5)},
+            {"p99_ms", percentile_ms(expand, 0.99)},
+            {"bytes", expand_bytes}}},
+          {"per_connector",
+           {{"rounds", rounds.size()},
+            {"requests_per_round", o.rest_connectors + 1},
+            {"round_p50_ms", percentile_ms(rounds, 0.5)},
+            {"round_p99_ms", percentile_ms(rounds, 0.99)},
+            {"request_p50_ms", percentile_ms(per_status, 0.5)},
+            {"request_p99_ms", percentile_ms(per_status, 0.99)},
+            {"bytes_per_round", round_bytes}}}};
 }
 
 }  // namespace status_store::bench

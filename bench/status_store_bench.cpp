@@ -66,7 +66,7 @@ nlohmann::json store_throughput(const options& o, bool batched) {
   const double total = seconds_since(start);
   auto m = s.metrics().counters;
   s.stop();
-  return {{"seconds", total},       {"accept_seconds", accepted_after}, {"updates", m.accepted},
+  return {{"seconds", total},     {"accept_seconds", accepted_after}, {"updates", m.accepted},
           {"records", m.success}, {"coalesced", m.coalesced},         {"failures", m.failure}};
 }
 
@@ -160,12 +160,14 @@ void print_rest_rows(const nlohmann::json& r) {
   const auto& p = r["per_connector"];
   std::printf("\nREST (status-store run, %llu connectors x %llu tasks, one keep-alive client) %9s %9s %s\n",
               static_cast<unsigned long long>(r["connectors"].get<uint64_t>()),
-              static_cast<unsigned long long>(r["tasks_per_connector"].get<uint64_t>()), "p50", "p99", "requests, bytes");
-  std::printf("%-72s %7.2fms %7.2fms 1, %zu\n", "GET /connectors?expand=status, per request",
-              e["p50_ms"].get<double>(), e["p99_ms"].get<double>(), e["bytes"].get<size_t>());
+              static_cast<unsigned long long>(r["tasks_per_connector"].get<uint64_t>()), "p50", "p99",
+              "requests, bytes");
+  std::printf("%-72s %7.2fms %7.2fms 1, %zu\n", "GET /connectors?expand=status, per request", e["p50_ms"].get<double>(),
+              e["p99_ms"].get<double>(), e["bytes"].get<size_t>());
   std::printf("%-72s %7.2fms %7.2fms %llu, %zu\n", "GET /connectors + one GET .../status per connector, per round",
               p["round_p50_ms"].get<double>(), p["round_p99_ms"].get<double>(),
-              static_cast<unsigned long long>(p["requests_per_round"].get<uint64_t>()), p["bytes_per_round"].get<size_t>());
+              static_cast<unsigned long long>(p["requests_per_round"].get<uint64_t>()),
+              p["bytes_per_round"].get<size_t>());
   std::printf("%-72s %7.3fms %7.3fms\n", "  of which GET /connectors/{name}/status, per request",
               p["request_p50_ms"].get<double>(), p["request_p99_ms"].get<double>());
 }
@@ -208,18 +210,25 @@ options parse(int argc, char** argv, std::string& child_mode, std::string& only)
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--child") child_mode = next();
-    else if (a == "--bootstrap-servers") o.bootstrap = next();
-    else if (a == "--java-driver") o.java_driver = next();
-    else if (a == "--json") o.json_path = next();
-    else if (a == "--only") only = next();
+    if (a == "--child")
+      child_mode = next();
+    else if (a == "--bootstrap-servers")
+      o.bootstrap = next();
+    else if (a == "--java-driver")
+      o.java_driver = next();
+    else if (a == "--json")
+      o.json_path = next();
+    else if (a == "--only")
+      only = next();
     else if (const auto* n = std::find_if(std::begin(numeric_options), std::end(numeric_options),
                                           [&](const numeric_option& x) { return a == x.flag; });
              n != std::end(numeric_options)) {
-      if (n->count) o.*n->count = std::stoull(next());
-      else o.*n->real = std::stod(next());
-    }
-    else throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
+      if (n->count)
+        o.*n->count = std::stoull(next());
+      else
+        o.*n->real = std::stod(next());
+    } else
+      throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
   }
   return o;
 }
@@ -240,9 +249,9 @@ int main(int argc, char** argv) {
     std::unique_ptr<mock_cluster> mock;
     if (o.bootstrap.empty()) {
       mock = std::make_unique<mock_cluster>(3);
-      for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
-                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm",
-                            "bench-rebalance-store", "bench-rest"})
+      for (const char* t :
+           {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw", "bench-memory-store",
+            "bench-latency-raw", "bench-latency-store", "bench-storm", "bench-rebalance-store", "bench-rest"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     } else {
@@ -268,8 +277,10 @@ int main(int argc, char** argv) {
     if (!only.empty()) {
       run("rest-expand");
       print_rest_rows(results["rest-expand"]);
-      results["parameters"] = {{"rest_connectors", o.rest_connectors}, {"rest_tasks", o.rest_tasks},
-                               {"rest_requests", o.rest_requests}, {"rest_rounds", o.rest_rounds},
+      results["parameters"] = {{"rest_connectors", o.rest_connectors},
+                               {"rest_tasks", o.rest_tasks},
+                               {"rest_requests", o.rest_requests},
+                               {"rest_rounds", o.rest_rounds},
                                {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap},
                                {"cpus", sysconf(_SC_NPROCESSORS_ONLN)}};
       std::ofstream{o.json_path} << results.dump(2) << "\n";
@@ -280,9 +291,9 @@ int main(int argc, char** argv) {
     const double raw_rate = static_cast<double>(o.updates) / results["throughput-raw"]["seconds"].get<double>();
     // The latency target is stated at half load: half of the ceiling this run just measured.
     if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
-    for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
-                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm",
-                             "rebalance-store", "rest-expand"})
+    for (const char* mode :
+         {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store", "replay-write", "replay-raw",
+          "replay-store", "memory-raw", "memory-store", "update-storm", "rebalance-store", "rest-expand"})
       run(mode);
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
@@ -297,8 +308,8 @@ int main(int argc, char** argv) {
       std::cerr << "  incumbent-replay\n";
       results["incumbent-replay"] = run_incumbent(o, "bench-replay '" + o.bootstrap + "' bench-replay");
       std::cerr << "  incumbent-rebalance\n";
-      results["incumbent-rebalance"] = run_incumbent(o, "bench-rebalance '" + o.bootstrap + "' bench-rebalance-java " +
-                                                            std::to_string(o.rebalance_connectors));
+      results["incumbent-rebalance"] = run_incumbent(
+          o, "bench-rebalance '" + o.bootstrap + "' bench-rebalance-java " + std::to_string(o.rebalance_connectors));
     }
     // Half of the ceiling can be more than single puts sustain, and then the latency above is queueing;
     // the same pair again at half of status-store's own throughput shows the latency of the path itself.
@@ -312,7 +323,8 @@ int main(int argc, char** argv) {
     }
     const double batched_rate =
         static_cast<double>(o.updates) / results["throughput-store-batched"]["seconds"].get<double>();
-    const double raw_replay = results["replay-raw"]["records"].get<double>() / results["replay-raw"]["seconds"].get<double>();
+    const double raw_replay =
+        results["replay-raw"]["records"].get<double>() / results["replay-raw"]["seconds"].get<double>();
     const double store_replay =
         results["replay-store"]["records"].get<double>() / results["replay-store"]["seconds"].get<double>();
     // The in-process mock keeps every record in both runs; the difference is what the store keeps.
@@ -321,13 +333,19 @@ int main(int argc, char** argv) {
                                  static_cast<double>(o.memory_keys);
     char host[256] = {};
     gethostname(host, sizeof host - 1);
-    results["parameters"] = {{"updates", o.updates},         {"keys", o.keys},
-                             {"replay_records", o.replay_records}, {"memory_keys", o.memory_keys},
-                             {"latency_rate", o.latency_rate},     {"outage_seconds", o.outage_seconds},
-                             {"outage_updates", o.outage_updates}, {"outage_keys", o.outage_keys},
-                             {"storm_updates", o.storm_updates},   {"storm_keys", o.storm_keys},
+    results["parameters"] = {{"updates", o.updates},
+                             {"keys", o.keys},
+                             {"replay_records", o.replay_records},
+                             {"memory_keys", o.memory_keys},
+                             {"latency_rate", o.latency_rate},
+                             {"outage_seconds", o.outage_seconds},
+                             {"outage_updates", o.outage_updates},
+                             {"outage_keys", o.outage_keys},
+                             {"storm_updates", o.storm_updates},
+                             {"storm_keys", o.storm_keys},
                              {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap},
-                             {"cpus", sysconf(_SC_NPROCESSORS_ONLN)}, {"host", host}};
+                             {"cpus", sysconf(_SC_NPROCESSORS_ONLN)},
+                             {"host", host}};
     const auto& lat_store = results["latency-store"];
     const auto& lat_raw = results["latency-raw"];
     const auto p99_ratio = lat_store["p99_us"].get<double>() / std::max(1.0, lat_raw["p99_us"].get<double>());
@@ -344,18 +362,18 @@ int main(int argc, char** argv) {
     std::printf("\n%-44s %14s %14s %8s %s\n", "scenario", "status-store", "raw librdkafka", "ratio", "target");
     std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "throughput: updates resolved vs records acked", store_rate,
                 raw_rate, store_rate / raw_rate, ">= 0.8");
-    std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "throughput, put_all in batches of 1,000", batched_rate,
-                raw_rate, batched_rate / raw_rate, ">= 0.8");
-    std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "replay: records per second to the end", store_replay,
-                raw_replay, store_replay / raw_replay, ">= 0.7");
+    std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "throughput, put_all in batches of 1,000", batched_rate, raw_rate,
+                batched_rate / raw_rate, ">= 0.8");
+    std::printf("%-44s %12.0f/s %12.0f/s %8.2f %s\n", "replay: records per second to the end", store_replay, raw_replay,
+                store_replay / raw_replay, ">= 0.7");
     std::printf("%-44s %14.0f %14s %8s %s\n", "memory: bytes per tracked key beyond raw", bytes_per_key, "-", "-",
                 "<= 256");
-    std::printf("%-44s %12.2fms %12.2fms %8.2f %s\n", "latency at half load: p99 put->ack", lat_store["p99_us"].get<double>() / 1000,
-                lat_raw["p99_us"].get<double>() / 1000, p99_ratio, "<= 2");
-    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: p50 put->ack", lat_store["p50_us"].get<double>() / 1000,
-                lat_raw["p50_us"].get<double>() / 1000, "-");
-    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: max put->ack", lat_store["max_us"].get<double>() / 1000,
-                lat_raw["max_us"].get<double>() / 1000, "-");
+    std::printf("%-44s %12.2fms %12.2fms %8.2f %s\n", "latency at half load: p99 put->ack",
+                lat_store["p99_us"].get<double>() / 1000, lat_raw["p99_us"].get<double>() / 1000, p99_ratio, "<= 2");
+    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: p50 put->ack",
+                lat_store["p50_us"].get<double>() / 1000, lat_raw["p50_us"].get<double>() / 1000, "-");
+    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: max put->ack",
+                lat_store["max_us"].get<double>() / 1000, lat_raw["max_us"].get<double>() / 1000, "-");
     {
       const auto& own_store = results["latency-store-at-own-half-load"];
       const auto& own_raw = results["latency-raw-at-own-half-load"];
@@ -385,7 +403,8 @@ int main(int argc, char** argv) {
                   ("rebalance burst: " + std::to_string(o.rebalance_connectors) + " connectors x 8 tasks").c_str(),
                   "status-store", "Connect (Java)", "ratio");
       if (java) {
-        results["ratios"]["rebalance_seconds_vs_connect_java"] = rs["seconds"].get<double>() / rj["seconds"].get<double>();
+        results["ratios"]["rebalance_seconds_vs_connect_java"] =
+            rs["seconds"].get<double>() / rj["seconds"].get<double>();
         std::printf("%-44s %13.2fs %13.2fs %8.2f\n", "until every latest status is acknowledged",
                     rs["seconds"].get<double>(), rj["seconds"].get<double>(),
                     rs["seconds"].get<double>() / rj["seconds"].get<double>());
@@ -407,14 +426,14 @@ int main(int argc, char** argv) {
                 ("<= keys (" + std::to_string(o.outage_keys) + ")").c_str());
     std::printf("%-44s %13.2fs %13.2fs\n", "recovery until every latest value is acked",
                 out_c["seconds_to_latest"].get<double>(), out_o["seconds_to_latest"].get<double>());
-    std::printf("%-44s %14llu %14llu\n", "failures",
-                static_cast<unsigned long long>(out_c["failures"].get<uint64_t>()),
+    std::printf("%-44s %14llu %14llu\n", "failures", static_cast<unsigned long long>(out_c["failures"].get<uint64_t>()),
                 static_cast<unsigned long long>(out_o["failures"].get<uint64_t>()));
     std::printf("\nupdate storm: %llu updates over %llu keys; heap after a flush at each quarter:",
                 static_cast<unsigned long long>(o.storm_updates), static_cast<unsigned long long>(o.storm_keys));
     for (const auto& q : storm["settled"]) std::printf(" %ld", q["heap_bytes"].get<long>());
     std::printf(" bytes (first to last quarter: %+ld); peak between flushes %ld bytes\n",
-                storm["growth_first_to_last_quarter_bytes"].get<long>(), storm["peak_unsettled_heap_bytes"].get<long>());
+                storm["growth_first_to_last_quarter_bytes"].get<long>(),
+                storm["peak_unsettled_heap_bytes"].get<long>());
     print_rest_rows(results["rest-expand"]);
     std::printf("\nstatus-store wrote %llu records for %llu updates (%llu coalesced)\n",
                 static_cast<unsigned long long>(results["throughput-store"]["records"].get<uint64_t>()),
@@ -426,8 +445,10 @@ int main(int argc, char** argv) {
     // reaching 1 meets its target.
     {
       std::string tsv_path = o.json_path;
-      if (tsv_path.size() > 5 && tsv_path.ends_with(".json")) tsv_path.replace(tsv_path.size() - 5, 5, ".tsv");
-      else tsv_path += ".tsv";
+      if (tsv_path.size() > 5 && tsv_path.ends_with(".json"))
+        tsv_path.replace(tsv_path.size() - 5, 5, ".tsv");
+      else
+        tsv_path += ".tsv";
       std::ofstream tsv{tsv_path};
       tsv << "scenario\tscore\n";
       tsv << "\"throughput, put\"\t" << (store_rate / raw_rate) / 0.8 << "\n";

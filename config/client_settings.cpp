@@ -12,8 +12,8 @@ namespace {
 class settings_builder {
  public:
   void set(std::string_view key, std::string value) {
-    const auto existing = std::find_if(settings_.begin(), settings_.end(),
-                                       [key](const auto& setting) { return setting.first == key; });
+    const auto existing =
+        std::find_if(settings_.begin(), settings_.end(), [key](const auto& setting) { return setting.first == key; });
     if (existing != settings_.end()) settings_.erase(existing);
     settings_.emplace_back(std::string{key}, std::move(value));
   }

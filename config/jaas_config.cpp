@@ -82,12 +82,23 @@ class jaas_tokenizer {
       if (c == '\\' && pos_ < text_.size()) {
         c = text_[pos_++];
         switch (c) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case 'b': c = '\b'; break;
-          case 'f': c = '\f'; break;
-          case 'r': c = '\r'; break;
-          default: break;
+          case 'n':
+            c = '\n';
+            break;
+          case 't':
+            c = '\t';
+            break;
+          case 'b':
+            c = '\b';
+            break;
+          case 'f':
+            c = '\f';
+            break;
+          case 'r':
+            c = '\r';
+            break;
+          default:
+            break;
         }
       }
       value += c;
@@ -163,8 +174,8 @@ jaas_credentials parse_jaas_credentials(std::string_view property, std::string_v
     // look like one may be a misplaced password, so it is not shown.
     const bool looks_like_class = entry.login_module.ends_with("LoginModule");
     fail("Login module " + (looks_like_class ? entry.login_module + " " : std::string{}) +
-         "is not supported: status-store uses librdkafka, which has no JAAS; " +
-         "it translates " + std::string{plain_login_module} + " and " + std::string{scram_login_module} +
+         "is not supported: status-store uses librdkafka, which has no JAAS; " + "it translates " +
+         std::string{plain_login_module} + " and " + std::string{scram_login_module} +
          " (username and password); for other mechanisms set librdkafka's own sasl.* properties instead of " +
          "sasl.jaas.config");
   }

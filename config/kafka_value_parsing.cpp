@@ -70,15 +70,14 @@ config_error invalid(std::string_view key, std::string_view value, std::string r
   return config_error(std::string{key}, displayed_value(key, value), std::move(rule));
 }
 
-
 template <typename Integer>
 Integer parse_integer(std::string_view key, std::string_view value) {
   std::string_view digits = value;
   const bool plus_sign = digits.starts_with('+');
   if (plus_sign) digits.remove_prefix(1);  // from_chars takes '-' but not '+'
   const std::string_view unsigned_digits = !plus_sign && digits.starts_with('-') ? digits.substr(1) : digits;
-  const bool only_digits = !unsigned_digits.empty() &&
-                           unsigned_digits.find_first_not_of("0123456789") == std::string_view::npos;
+  const bool only_digits =
+      !unsigned_digits.empty() && unsigned_digits.find_first_not_of("0123456789") == std::string_view::npos;
   Integer parsed{};
   if (only_digits) {
     const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), parsed);
@@ -86,7 +85,6 @@ Integer parse_integer(std::string_view key, std::string_view value) {
   }
   throw invalid(key, value, "Not a number of type " + std::string{integer_type_name<Integer>()});
 }
-
 
 double parse_double(std::string_view key, std::string_view value) {
   std::string_view number = value;

@@ -2,10 +2,10 @@
 
 #include "config/config_error.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 namespace status_store {
 
@@ -173,11 +173,21 @@ std::string unescape(std::string_view text) {
     const char escaped = text[pos + 1];
     pos += 2;
     switch (escaped) {
-      case 't': out += '\t'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 'f': out += '\f'; break;
-      default: out += escaped; break;
+      case 't':
+        out += '\t';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      default:
+        out += escaped;
+        break;
     }
   }
   return out;

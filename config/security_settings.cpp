@@ -28,15 +28,18 @@ constexpr std::array<std::string_view, 3> password_mechanisms{"PLAIN", "SCRAM-SH
 constexpr std::array<std::string_view, 3> store_types{"JKS", "PKCS12", "PEM"};
 
 // Java classes a worker may name; the client library can load none of them.
-constexpr std::array<std::string_view, 4> java_class_settings{
-    "sasl.client.callback.handler.class", "sasl.login.class", "sasl.login.callback.handler.class",
-    "ssl.engine.factory.class"};
+constexpr std::array<std::string_view, 4> java_class_settings{"sasl.client.callback.handler.class", "sasl.login.class",
+                                                              "sasl.login.callback.handler.class",
+                                                              "ssl.engine.factory.class"};
 // Tuning of the JVM's TLS stack or of Java's token login, with no client-library counterpart. Dropping
 // them changes no security property the client library would otherwise enforce: OpenSSL negotiates TLS 1.2
 // or 1.3 and verifies the broker as configured.
-constexpr std::array<std::string_view, 6> jvm_only_settings{
-    "ssl.protocol", "ssl.enabled.protocols", "ssl.keymanager.algorithm", "ssl.trustmanager.algorithm",
-    "ssl.secure.random.implementation", "ssl.provider"};
+constexpr std::array<std::string_view, 6> jvm_only_settings{"ssl.protocol",
+                                                            "ssl.enabled.protocols",
+                                                            "ssl.keymanager.algorithm",
+                                                            "ssl.trustmanager.algorithm",
+                                                            "ssl.secure.random.implementation",
+                                                            "ssl.provider"};
 constexpr std::string_view jvm_only_prefix = "sasl.login.";
 
 class layer_translator {
@@ -106,8 +109,9 @@ class layer_translator {
   void refuse_java_classes() {
     for (const std::string_view key : java_class_settings) {
       if (const auto value = own(key)) {
-        fail(key, *value, "Names a Java class, which librdkafka cannot load; remove it (status-store supports "
-                          "SASL PLAIN/SCRAM through sasl.jaas.config or sasl.username/sasl.password)");
+        fail(key, *value,
+             "Names a Java class, which librdkafka cannot load; remove it (status-store supports "
+             "SASL PLAIN/SCRAM through sasl.jaas.config or sasl.username/sasl.password)");
       }
     }
   }
@@ -138,11 +142,11 @@ class layer_translator {
     const auto mechanism = effective_mechanism();
     if (!mechanism) {
       // Java and the client library both default to GSSAPI, which would ignore these credentials.
-      throw config_error::with_message(
-          name("sasl.mechanism"), "",
-          name("sasl.mechanism") + " must be set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) when " +
-              name("sasl.jaas.config") + " uses " + module_name +
-              ": the default, GSSAPI, ignores a username and password");
+      throw config_error::with_message(name("sasl.mechanism"), "",
+                                       name("sasl.mechanism") +
+                                           " must be set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) when " +
+                                           name("sasl.jaas.config") + " uses " + module_name +
+                                           ": the default, GSSAPI, ignores a username and password");
     }
     if (!one_of(std::string_view{*mechanism}, password_mechanisms)) {
       fail("sasl.jaas.config", *jaas,
@@ -183,8 +187,8 @@ class layer_translator {
     }
     if (location) out_["ssl.ca.location"] = *location;
     if (certificates) out_["ssl.ca.pem"] = *certificates;
-    for (const char* key : {"ssl.truststore.location", "ssl.truststore.certificates", "ssl.truststore.type",
-                            "ssl.truststore.password"}) {
+    for (const char* key :
+         {"ssl.truststore.location", "ssl.truststore.certificates", "ssl.truststore.type", "ssl.truststore.password"}) {
       out_.erase(key);
     }
   }
@@ -224,8 +228,9 @@ class layer_translator {
     } else if (upper == "HTTPS") {
       out_["ssl.endpoint.identification.algorithm"] = "https";
     } else {
-      fail("ssl.endpoint.identification.algorithm", *algorithm, "Must be https, or empty (or none) to turn off "
-                                                                "hostname verification");
+      fail("ssl.endpoint.identification.algorithm", *algorithm,
+           "Must be https, or empty (or none) to turn off "
+           "hostname verification");
     }
   }
 
@@ -242,7 +247,7 @@ class layer_translator {
 }  // namespace
 
 settings_map client_security_settings(const settings_map& settings, std::string_view prefix,
-                                          const settings_map* inherited, std::vector<std::string>* warnings) {
+                                      const settings_map* inherited, std::vector<std::string>* warnings) {
   return layer_translator{settings, prefix, inherited, warnings}.translate();
 }
 

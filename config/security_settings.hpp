@@ -37,7 +37,7 @@ using settings_map = std::map<std::string, std::string>;
 /// layer as written, consulted for sasl.mechanism and ssl.truststore.type when `settings` is an
 /// override layer that does not set them (nullptr for the common layer itself).
 settings_map client_security_settings(const settings_map& settings, std::string_view prefix,
-                                          const settings_map* inherited, std::vector<std::string>* warnings);
+                                      const settings_map* inherited, std::vector<std::string>* warnings);
 
 /// Translates the security settings of every client layer of `config` in place.
 void translate_security_settings(worker_config& config, std::vector<std::string>* warnings);

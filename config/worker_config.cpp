@@ -1,7 +1,7 @@
 #include "config/worker_config.hpp"
 
-#include "config/client_settings.hpp"
 #include "config/ascii.hpp"
+#include "config/client_settings.hpp"
 #include "config/config_error.hpp"
 #include "config/kafka_names.hpp"
 #include "config/kafka_value_parsing.hpp"
@@ -60,9 +60,9 @@ constexpr std::string_view security_protocol = "security.protocol";
 // Every status.storage.* key with a meaning of its own; any other status.storage.<x> is a topic
 // setting.
 constexpr std::array<std::string_view, 11> own_status_storage_keys{
-    keys::status_topic,   keys::partitions,         keys::replication_factor,
-    keys::max_retries,    keys::initial_backoff_ms, keys::max_backoff_ms,
-    keys::backoff_multiplier, keys::jitter_factor,  keys::shutdown_drain_timeout_ms,
+    keys::status_topic,       keys::partitions,         keys::replication_factor,
+    keys::max_retries,        keys::initial_backoff_ms, keys::max_backoff_ms,
+    keys::backoff_multiplier, keys::jitter_factor,      keys::shutdown_drain_timeout_ms,
     keys::startup_timeout_ms, keys::trace_max_bytes,
 };
 
@@ -76,19 +76,18 @@ constexpr std::array<std::string_view, 4> own_status_storage_prefixes{
 // connect-distributed.properties sample contains all of these, so warning about them would only teach
 // operators to ignore warnings.
 constexpr std::array<std::string_view, 7> ignored_connect_keys{
-    "key.converter", "value.converter", "header.converter", "offset.storage.topic",
-    "config.storage.topic", "listeners", "plugin.path",
+    "key.converter",        "value.converter", "header.converter", "offset.storage.topic",
+    "config.storage.topic", "listeners",       "plugin.path",
 };
 constexpr std::array<std::string_view, 9> ignored_connect_prefixes{
-    "key.converter.", "value.converter.", "header.converter.", "offset.storage.", "offset.flush.",
-    "config.storage.", "rest.", "listeners.", "internal.",
+    "key.converter.", "value.converter.", "header.converter.", "offset.storage.", "offset.flush.", "config.storage.",
+    "rest.",          "listeners.",       "internal.",
 };
 
 // Connect's sentence, then the property to set: the sentence alone does not name it.
 constexpr std::string_view missing_topic_message =
     "Must specify topic for connector status. Set status.storage.topic to the name of the status topic (the "
     "one every worker sharing these statuses uses, e.g. connect-status).";
-
 
 bool starts_with_any(std::string_view key, const auto& prefixes) {
   for (const std::string_view prefix : prefixes) {
@@ -266,9 +265,9 @@ class worker_config_parser {
     // The KIP's cross-check. It names initial.backoff.ms, also when only max.backoff.ms was lowered,
     // because the rule reads naturally from that side.
     if (retry.initial_backoff_ms > retry.max_backoff_ms) {
-      throw invalid(keys::initial_backoff_ms, std::to_string(retry.initial_backoff_ms),
-                    "Value must be <= " + std::string{keys::max_backoff_ms} + "=" +
-                        std::to_string(retry.max_backoff_ms));
+      throw invalid(
+          keys::initial_backoff_ms, std::to_string(retry.initial_backoff_ms),
+          "Value must be <= " + std::string{keys::max_backoff_ms} + "=" + std::to_string(retry.max_backoff_ms));
     }
   }
 

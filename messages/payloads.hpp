@@ -18,7 +18,7 @@ namespace status_store {
 struct status_update {
   std::string key;
   bool tombstone = false;
-  std::string value;      // JSON bytes; empty for a tombstone
+  std::string value;  // JSON bytes; empty for a tombstone
   bool safe = false;
   std::string worker_id;  // for putSafe's rule; empty for topic statuses
   int32_t generation = 0;
@@ -75,17 +75,17 @@ struct retry_request {
 /// The coalescer's cumulative counters and current gauges (it owns the truth; the metrics actor
 /// serves it). Conservation law: accepted = success + failure + coalesced + dropped_stale + pending.
 struct store_counters {
-  uint64_t accepted = 0;       // updates taken in by put/putSafe/topic put/delete
-  uint64_t success = 0;        // status-update-success-total
-  uint64_t failure = 0;        // status-update-failure-total
-  uint64_t authentication_failure = 0;  // status-update-authentication-failure-total: failures (counted in
-                                        // failure too) because the broker refused credentials or TLS
-  uint64_t retry = 0;          // status-update-retry-total: re-sends after a retriable error
-  uint64_t coalesced = 0;      // status-update-coalesced-total: replaced by a newer value unsent
-  uint64_t dropped_stale = 0;  // status-update-stale-dropped-total: putSafe refused
-  uint64_t pending = 0;        // accepted and not yet resolved
-  uint64_t in_flight = 0;      // keys with a record inside the producer now
-  uint64_t waiting_retry = 0;  // keys waiting for their backoff to elapse
+  uint64_t accepted = 0;                 // updates taken in by put/putSafe/topic put/delete
+  uint64_t success = 0;                  // status-update-success-total
+  uint64_t failure = 0;                  // status-update-failure-total
+  uint64_t authentication_failure = 0;   // status-update-authentication-failure-total: failures (counted in
+                                         // failure too) because the broker refused credentials or TLS
+  uint64_t retry = 0;                    // status-update-retry-total: re-sends after a retriable error
+  uint64_t coalesced = 0;                // status-update-coalesced-total: replaced by a newer value unsent
+  uint64_t dropped_stale = 0;            // status-update-stale-dropped-total: putSafe refused
+  uint64_t pending = 0;                  // accepted and not yet resolved
+  uint64_t in_flight = 0;                // keys with a record inside the producer now
+  uint64_t waiting_retry = 0;            // keys waiting for their backoff to elapse
   int64_t oldest_unacked_since_ns = -1;  // clock time of the oldest unresolved update; -1 none
   // Accept-to-acknowledgement time of written updates since start (coalesced ones are not written);
   // -1 until the first acknowledgement. From a log-linear histogram: at most 6.25 % high.
@@ -109,10 +109,10 @@ struct consumed_record {
 /// What the view knows of one connector (Connect's get(connector), getAll(connector) and
 /// getAllTopics(connector) in one answer).
 struct connector_view {
-  std::string name;                // the connector asked about
-  bool found = false;              // a connector status has been read back
-  connector_status connector;      // valid when found
-  std::vector<task_status> tasks;  // by task id; may be non-empty when !found
+  std::string name;                  // the connector asked about
+  bool found = false;                // a connector status has been read back
+  connector_status connector;        // valid when found
+  std::vector<task_status> tasks;    // by task id; may be non-empty when !found
   std::vector<topic_status> topics;  // by topic name
   friend bool operator==(const connector_view&, const connector_view&) = default;
 };
@@ -145,7 +145,7 @@ struct metrics_snapshot {
 
 /// What stop() could not deliver within the drain timeout.
 struct drain_report {
-  uint64_t failed = 0;                  // updates counted failed at the deadline
+  uint64_t failed = 0;                   // updates counted failed at the deadline
   std::vector<std::string> failed_keys;  // their keys (each key once)
   friend bool operator==(const drain_report&, const drain_report&) = default;
 };

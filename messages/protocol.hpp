@@ -107,8 +107,8 @@ inline constexpr hold_check_atom hold_check_atom_v{};
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_update& x) {
-  return f(caf::meta::type_name("status_update"), x.key, x.tombstone, x.value, x.safe, x.worker_id,
-           x.generation, x.put_ns);
+  return f(caf::meta::type_name("status_update"), x.key, x.tombstone, x.value, x.safe, x.worker_id, x.generation,
+           x.put_ns);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observed_status& x) {
@@ -129,8 +129,8 @@ typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
-  return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.authentication_failure, x.retry, x.coalesced,
-           x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns,
+  return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.authentication_failure, x.retry,
+           x.coalesced, x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.oldest_unacked_since_ns,
            x.ack_latency_p50_us, x.ack_latency_p99_us, x.ack_latency_max_us);
 }
 template <class Inspector>
@@ -146,12 +146,12 @@ struct std_optional_field {
 };
 template <class Inspector, class T>
 std::enable_if_t<Inspector::reads_state, typename Inspector::result_type> inspect(Inspector& f,
-                                                                                 std_optional_field<T>& w) {
+                                                                                  std_optional_field<T>& w) {
   return w.x ? f(true, *w.x) : f(false);
 }
 template <class Inspector, class T>
 std::enable_if_t<Inspector::writes_state, typename Inspector::result_type> inspect(Inspector& f,
-                                                                                  std_optional_field<T>& w) {
+                                                                                   std_optional_field<T>& w) {
   bool present = false;
   T value{};
   caf::optional_inspect_helper<T> helper{present, value};
@@ -169,8 +169,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_value& x) {
   detail::std_optional_field<std::string> trace{x.trace};
   detail::std_optional_field<std::string> version{x.version};
-  return f(caf::meta::type_name("status_value"), reinterpret_cast<uint8_t&>(x.state), trace, x.worker_id,
-           x.generation, version);
+  return f(caf::meta::type_name("status_value"), reinterpret_cast<uint8_t&>(x.state), trace, x.worker_id, x.generation,
+           version);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, connector_status& x) {
@@ -208,46 +208,44 @@ typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
 // ---- typed actor interfaces ----------------------------------------------------------------------------
 
 /// Per-key latest-status coalescing: the store's entry point and the owner of every counter.
-using coalescer_actor = caf::typed_actor<
-    caf::reacts_to<put_atom, status_update>,                   // accept one update
-    caf::reacts_to<put_atom, std::vector<status_update>>,      // accept a batch
-    caf::reacts_to<wake_atom>,                                 // take what waits in the ingest table
-    caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
-    caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
-    caf::reacts_to<retry_due_atom, std::vector<retry_request>>,  // from the retry scheduler
-    caf::reacts_to<brokers_atom, bool>,                        // from producer I/O: any broker reachable?
-    caf::replies_to<flush_atom>::with<ok_atom>,                // all accepted before are resolved
-    caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
-    caf::reacts_to<tick_atom>,                                 // self: ship outbox and counters
-    caf::reacts_to<deadline_atom>,                             // self: drain timeout elapsed
-    caf::reacts_to<hold_check_atom>>;                          // self: expire held attempts
+using coalescer_actor =
+    caf::typed_actor<caf::reacts_to<put_atom, status_update>,                     // accept one update
+                     caf::reacts_to<put_atom, std::vector<status_update>>,        // accept a batch
+                     caf::reacts_to<wake_atom>,                                   // take what waits in the ingest table
+                     caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
+                     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
+                     caf::reacts_to<retry_due_atom, std::vector<retry_request>>,    // from the retry scheduler
+                     caf::reacts_to<brokers_atom, bool>,          // from producer I/O: any broker reachable?
+                     caf::replies_to<flush_atom>::with<ok_atom>,  // all accepted before are resolved
+                     caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
+                     caf::reacts_to<tick_atom>,                                      // self: ship outbox and counters
+                     caf::reacts_to<deadline_atom>,                                  // self: drain timeout elapsed
+                     caf::reacts_to<hold_check_atom>>;                               // self: expire held attempts
 
 /// Producer I/O: owns the Kafka producer client; reports judged deliveries to the coalescer.
-using producer_actor = caf::typed_actor<
-    caf::reacts_to<report_to_atom, coalescer_actor>,           // where delivery reports go
-    caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these
+using producer_actor = caf::typed_actor<caf::reacts_to<report_to_atom, coalescer_actor>,  // where delivery reports go
+                                        caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these
 
 /// Retry scheduling: backoff as delayed self-messages, never a sleeping thread.
-using retry_scheduler_actor = caf::typed_actor<
-    caf::reacts_to<report_to_atom, coalescer_actor>,           // where due retries go
-    caf::reacts_to<schedule_atom, std::vector<retry_request>>,  // back off these keys
-    caf::reacts_to<fire_atom>>;                                // self: a backoff timer elapsed
+using retry_scheduler_actor =
+    caf::typed_actor<caf::reacts_to<report_to_atom, coalescer_actor>,            // where due retries go
+                     caf::reacts_to<schedule_atom, std::vector<retry_request>>,  // back off these keys
+                     caf::reacts_to<fire_atom>>;                                 // self: a backoff timer elapsed
 
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
-using metrics_actor = caf::typed_actor<
-    caf::reacts_to<publish_atom, write_side_report>,           // from the coalescer
-    caf::reacts_to<publish_atom, view_counters>,               // from the status view
-    caf::replies_to<get_atom>::with<metrics_snapshot>>;        // a snapshot
+using metrics_actor = caf::typed_actor<caf::reacts_to<publish_atom, write_side_report>,     // from the coalescer
+                                       caf::reacts_to<publish_atom, view_counters>,         // from the status view
+                                       caf::replies_to<get_atom>::with<metrics_snapshot>>;  // a snapshot
 
 /// The status view: what the topic says, fed only by the topic reader; answers queries.
 using status_view_actor = caf::typed_actor<
-    caf::reacts_to<records_atom, std::vector<consumed_record>>,  // from the topic reader
-    caf::reacts_to<caught_up_atom>,                            // the replay reached the end
-    caf::replies_to<await_atom>::with<ok_atom>,                // once the replay is complete
-    caf::replies_to<get_atom, std::string>::with<connector_view>,  // one connector
+    caf::reacts_to<records_atom, std::vector<consumed_record>>,                       // from the topic reader
+    caf::reacts_to<caught_up_atom>,                                                   // the replay reached the end
+    caf::replies_to<await_atom>::with<ok_atom>,                                       // once the replay is complete
+    caf::replies_to<get_atom, std::string>::with<connector_view>,                     // one connector
     caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
-    caf::replies_to<list_atom>::with<std::vector<std::string>>,    // connectors()
-    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;  // every connector with a status
+    caf::replies_to<list_atom>::with<std::vector<std::string>>,                       // connectors()
+    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;          // every connector with a status
 
 }  // namespace status_store

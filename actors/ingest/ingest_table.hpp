@@ -18,9 +18,9 @@ namespace status_store {
 class ingest_table {
  public:
   enum class offer_result : uint8_t {
-    waiting,       // queued (or replaced a waiting update); a wake-up is already outstanding
-    wake_needed,   // queued into an idle table: the caller must send the coalescer one wake message
-    refused,       // the store is stopping; nothing was queued
+    waiting,      // queued (or replaced a waiting update); a wake-up is already outstanding
+    wake_needed,  // queued into an idle table: the caller must send the coalescer one wake message
+    refused,      // the store is stopping; nothing was queued
   };
 
   /// Queues `update`, replacing the key's waiting update if there is one.

@@ -5,9 +5,7 @@
 
 namespace status_store {
 
-bool credential_failure_watch::is_credential_error(rd_kafka_resp_err_t error) {
-  return is_authentication_error(error);
-}
+bool credential_failure_watch::is_credential_error(rd_kafka_resp_err_t error) { return is_authentication_error(error); }
 
 bool credential_failure_watch::is_connection_error(rd_kafka_resp_err_t error) {
   return error == RD_KAFKA_RESP_ERR__TRANSPORT || error == RD_KAFKA_RESP_ERR__RESOLVE;
@@ -40,10 +38,11 @@ void credential_failure_watch::on_error(rd_kafka_resp_err_t error, const char* r
     failure_ = {error, reason ? reason : ""};
     failing_.store(true, std::memory_order_release);
   }
-  log->error("{}: {} ({}): the broker refused this client's credentials or TLS set-up; this is not retried — check "
-             "security.protocol, sasl.* and ssl.* (librdkafka keeps reconnecting; logged again only after a success "
-             "or a connection failure of another kind)",
-             client_, reason ? reason : "", rd_kafka_err2name(error));
+  log->error(
+      "{}: {} ({}): the broker refused this client's credentials or TLS set-up; this is not retried — check "
+      "security.protocol, sasl.* and ssl.* (librdkafka keeps reconnecting; logged again only after a success "
+      "or a connection failure of another kind)",
+      client_, reason ? reason : "", rd_kafka_err2name(error));
 }
 
 void credential_failure_watch::clear() { end_episode("the broker accepts this client's credentials again"); }

@@ -15,10 +15,10 @@
 namespace status_store {
 
 struct delivery_error_row {
-  int code;                  // rd_kafka_resp_err_t value
-  std::string_view name;     // Kafka's / librdkafka's name
+  int code;               // rd_kafka_resp_err_t value
+  std::string_view name;  // Kafka's / librdkafka's name
   bool retriable;
-  std::string_view reason;   // why, in a few words (shown in the table of docs/retries.md)
+  std::string_view reason;  // why, in a few words (shown in the table of docs/retries.md)
 };
 
 /// Every error code with an explicit decision. Codes not in the table are non-retriable, like

@@ -18,12 +18,12 @@ constexpr std::chrono::milliseconds probe_timeout{250};
 kafka_producer_client::kafka_producer_client(const kafka_settings& settings, const std::string& topic,
                                              std::string writer_id)
     : writer_id_(std::move(writer_id)), credentials_(std::make_unique<credential_failure_watch>("status producer")) {
-  rk_ = new_librdkafka_client(RD_KAFKA_PRODUCER, settings, "producer", "status producer",
-                              [this](rd_kafka_conf_t* conf) {
-                                rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
-                                rd_kafka_conf_set_error_cb(conf, &kafka_producer_client::on_error);
-                                rd_kafka_conf_set_opaque(conf, this);
-                              });
+  rk_ =
+      new_librdkafka_client(RD_KAFKA_PRODUCER, settings, "producer", "status producer", [this](rd_kafka_conf_t* conf) {
+        rd_kafka_conf_set_dr_msg_cb(conf, &kafka_producer_client::on_delivery);
+        rd_kafka_conf_set_error_cb(conf, &kafka_producer_client::on_error);
+        rd_kafka_conf_set_opaque(conf, this);
+      });
   topic_ = rd_kafka_topic_new(rk_, topic.c_str(), nullptr);  // once: avoids a topic lookup per record
 }
 
@@ -33,7 +33,8 @@ std::optional<delivery_result> kafka_producer_client::produce(const outgoing_rec
   // The send_id travels as the message opaque and comes back in the delivery report.
   void* opaque = reinterpret_cast<void*>(static_cast<uintptr_t>(record.send_id));
   const rd_kafka_resp_err_t err = rd_kafka_producev(
-      rk_, RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(RD_KAFKA_PARTITION_UA), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+      rk_, RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(RD_KAFKA_PARTITION_UA),
+      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
       RD_KAFKA_V_VALUE(record.tombstone ? nullptr : const_cast<char*>(record.value.data()),
                        record.tombstone ? 0 : record.value.size()),
       RD_KAFKA_V_KEY(record.key.data(), record.key.size()),

@@ -11,7 +11,7 @@ constexpr size_t max_batch = 5000;
 }  // namespace
 
 status_topic_follower::status_topic_follower(const kafka_settings& settings, const std::string& topic,
-                                         std::chrono::milliseconds timeout, std::string own_writer_id)
+                                             std::chrono::milliseconds timeout, std::string own_writer_id)
     : consumer_(std::make_unique<topic_consumer>(settings, topic, timeout, std::move(own_writer_id))) {}
 
 status_topic_follower::~status_topic_follower() { stop(); }

@@ -28,7 +28,7 @@ class status_topic_follower {
   /// configuration fails start-up instead of a background thread.
   /// Records written with `own_writer_id` in their writer header are marked `own`.
   status_topic_follower(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
-                      std::string own_writer_id = {});
+                        std::string own_writer_id = {});
   ~status_topic_follower();
 
   void start(records_sink on_records, caught_up_sink on_caught_up);

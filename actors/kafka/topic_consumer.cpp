@@ -70,7 +70,7 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
 }  // namespace
 
 topic_consumer::topic_consumer(const kafka_settings& settings, const std::string& topic,
-                                       std::chrono::milliseconds timeout, std::string own_writer_id)
+                               std::chrono::milliseconds timeout, std::string own_writer_id)
     : rk_(make_consumer(settings, *credentials_)), topic_(topic), own_writer_id_(std::move(own_writer_id)) {
   const auto deadline = clock_type::now() + timeout;
   try {

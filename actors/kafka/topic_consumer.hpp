@@ -31,7 +31,7 @@ class topic_consumer {
   /// error table), std::runtime_error for anything else or when `timeout` passes. Records whose
   /// writer header equals `own_writer_id` (if not empty) are marked `own`.
   topic_consumer(const kafka_settings& settings, const std::string& topic, std::chrono::milliseconds timeout,
-                     std::string own_writer_id = {});
+                 std::string own_writer_id = {});
   ~topic_consumer();
   topic_consumer(const topic_consumer&) = delete;
   topic_consumer& operator=(const topic_consumer&) = delete;

@@ -20,7 +20,7 @@ struct topic_record {
 
 struct topic_contents {
   std::map<std::string, topic_record> latest;  // by key
-  uint64_t records = 0;                         // records read, tombstones included
+  uint64_t records = 0;                        // records read, tombstones included
   int32_t partitions = 0;
 };
 

@@ -73,8 +73,8 @@ bool coalescing_table::prepare_held_send(std::string_view key, key_state& ks) {
     work.next.reset();
     if (work.head.safe && !can_write_safely(ks, work.head)) {  // a waiting putSafe, decided now
       ++counters_.dropped_stale;
-      log_->debug("held putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
-                  *ks.known_worker, ks.known_generation);
+      log_->debug("held putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key, *ks.known_worker,
+                  ks.known_generation);
       resolve(work.head);
       ks.work.reset();
       return false;
@@ -82,8 +82,8 @@ bool coalescing_table::prepare_held_send(std::string_view key, key_state& ks) {
   }
   if (!ks.known_own && !work.head.worker_id.empty() && !can_write_safely(ks, work.head)) {
     ++counters_.dropped_stale;
-    log_->debug("held update for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}",
-                key, work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
+    log_->debug("held update for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
+                work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
     resolve(work.head);
     ks.work.reset();
     return false;
@@ -146,9 +146,10 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   auto& ks = it->second;
   if (p.safe && !can_write_safely(ks, p)) {
     ++counters_.dropped_stale;
-    log_->debug("putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
-                "generation {}",
-                u.key, p.worker_id, p.generation, *ks.known_worker, ks.known_generation);
+    log_->debug(
+        "putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
+        "generation {}",
+        u.key, p.worker_id, p.generation, *ks.known_worker, ks.known_generation);
     resolve(p);
     return;
   }

@@ -109,7 +109,7 @@ class coalescing_table {
     uint32_t retries_done = 0;             // retries used by the current failure episode
     bool in_flight = false;                // with the producer, or held for a reachable broker
     bool retry_scheduled = false;
-    bool held = false;                     // in_flight, but held in the table (outage hold)
+    bool held = false;  // in_flight, but held in the table (outage hold)
   };
   struct key_state {
     std::unique_ptr<work_in_progress> work;  // nullptr: idle

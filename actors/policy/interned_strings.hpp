@@ -15,7 +15,7 @@ class interned_strings {
  public:
   static constexpr uint32_t none = 0;
 
-  interned_strings() { strings_.emplace_back(); }  // index 0: none
+  interned_strings() { strings_.emplace_back(); }      // index 0: none
   interned_strings(const interned_strings&) = delete;  // indices_ points into strings_
   interned_strings& operator=(const interned_strings&) = delete;
 

@@ -24,7 +24,7 @@ class latency_histogram {
   static uint64_t bucket_upper_edge(std::size_t bucket);
 
  private:
-  static constexpr unsigned sub_bucket_bits = 4;                   // 16 sub-buckets per power of two
+  static constexpr unsigned sub_bucket_bits = 4;                       // 16 sub-buckets per power of two
   static constexpr std::size_t exact_buckets = 1u << sub_bucket_bits;  // values 0..15 exactly
   static constexpr std::size_t bucket_count = exact_buckets + (64 - sub_bucket_bits) * exact_buckets;
 

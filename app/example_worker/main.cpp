@@ -2,8 +2,8 @@
 // actors run next to the worker's, and the worker's actor talks to the store through the typed
 // coalescer interface while plain code uses the facade. The worker's metrics registry takes the
 // store's metrics through a reporter (the KIP's setMetrics). Runs on the embedded mock cluster.
-#include <status_store/store.hpp>
 #include <status_store/messages/status_record_codec.hpp>
+#include <status_store/store.hpp>
 
 #include <caf/all.hpp>
 
@@ -31,13 +31,13 @@ struct received_reports {
 /// then flushes. Messages from one sender arrive in order, so the flush covers these puts.
 caf::behavior task_runner(caf::event_based_actor* self, coalescer_actor store_actor, int tasks) {
   for (int t = 0; t < tasks; ++t) {
-    auto record = encode_task_record(task_status{"example-source", t, status_value{status_state::running, {}, "worker-a:8083", 1}});
+    auto record = encode_task_record(
+        task_status{"example-source", t, status_value{status_state::running, {}, "worker-a:8083", 1}});
     self->send(store_actor, put_atom::value,
                status_update{record.key, false, *record.value, false, "worker-a:8083", 1});
   }
   self->request(store_actor, std::chrono::seconds{30}, flush_atom::value)
-      .then([=](ok_atom) { self->quit(); },
-            [=](caf::error& err) { self->quit(err); });
+      .then([=](ok_atom) { self->quit(); }, [=](caf::error& err) { self->quit(err); });
   return {[](int) {}};
 }
 
@@ -89,8 +89,8 @@ int main() {
                 << (received.final_report ? "a" : "no") << " final report\n";
       return 1;
     }
-    std::cout << "metrics reporter: " << received.periodic << " periodic report(s) every 100 ms, then the final one: group "
-              << received.group << ", tags";
+    std::cout << "metrics reporter: " << received.periodic
+              << " periodic report(s) every 100 ms, then the final one: group " << received.group << ", tags";
     for (const auto& [tag, value] : received.final_report->tags) std::cout << " " << tag << "=" << value;
     std::cout << ", " << received.final_values.size() << " metrics\n";
     double final_success = -1;

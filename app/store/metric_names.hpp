@@ -26,23 +26,42 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
   auto ms = [](int64_t micros) { return micros < 0 ? -1.0 : static_cast<double>(micros) / 1000.0; };
   return {
       {"status-update-success-total", "counter", "Status updates acknowledged by Kafka", d(c.success)},
-      {"status-update-failure-total", "counter", "Status updates given up after all retries or a non-retriable error", d(c.failure)},
-      {"status-update-authentication-failure-total", "counter", "Status updates failed because the broker refused the client's credentials or TLS set-up (also in status-update-failure-total)", d(c.authentication_failure)},
+      {"status-update-failure-total", "counter", "Status updates given up after all retries or a non-retriable error",
+       d(c.failure)},
+      {"status-update-authentication-failure-total", "counter",
+       "Status updates failed because the broker refused the client's credentials or TLS set-up (also in "
+       "status-update-failure-total)",
+       d(c.authentication_failure)},
       {"status-update-retry-total", "counter", "Re-sends of status updates after a retriable error", d(c.retry)},
-      {"status-update-coalesced-total", "counter", "Status updates replaced by a newer value for the same key before being written", d(c.coalesced)},
-      {"status-update-stale-dropped-total", "counter", "putSafe updates refused because a newer generation of another worker is known", d(c.dropped_stale)},
+      {"status-update-coalesced-total", "counter",
+       "Status updates replaced by a newer value for the same key before being written", d(c.coalesced)},
+      {"status-update-stale-dropped-total", "counter",
+       "putSafe updates refused because a newer generation of another worker is known", d(c.dropped_stale)},
       {"status-update-accepted-total", "counter", "Status updates accepted by the store", d(c.accepted)},
-      {"status-update-pending", "gauge", "Accepted status updates not yet acknowledged, failed or replaced", d(c.pending)},
+      {"status-update-pending", "gauge", "Accepted status updates not yet acknowledged, failed or replaced",
+       d(c.pending)},
       {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},
       {"status-update-waiting-retry", "gauge", "Keys waiting for their retry backoff to elapse", d(c.waiting_retry)},
-      {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds", d(s.oldest_unacked_age_ms)},
-      {"status-update-ack-latency-p50-ms", "gauge", "Median time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_p50_us)},
-      {"status-update-ack-latency-p99-ms", "gauge", "99th percentile of the time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_p99_us)},
-      {"status-update-ack-latency-max-ms", "gauge", "Longest time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)", ms(c.ack_latency_max_us)},
+      {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds",
+       d(s.oldest_unacked_age_ms)},
+      {"status-update-ack-latency-p50-ms", "gauge",
+       "Median time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the "
+       "first)",
+       ms(c.ack_latency_p50_us)},
+      {"status-update-ack-latency-p99-ms", "gauge",
+       "99th percentile of the time from accepting a status update to its acknowledgement, in milliseconds, since "
+       "start (-1 before the first)",
+       ms(c.ack_latency_p99_us)},
+      {"status-update-ack-latency-max-ms", "gauge",
+       "Longest time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before "
+       "the first)",
+       ms(c.ack_latency_max_us)},
       {"status-record-read-total", "counter", "Records read from the status topic", d(s.view.records_read)},
-      {"status-record-read-errors-total", "counter", "Malformed status records skipped (logged with their offset)", d(s.view.read_errors)},
+      {"status-record-read-errors-total", "counter", "Malformed status records skipped (logged with their offset)",
+       d(s.view.read_errors)},
       {"status-replay-records", "gauge", "Records read by the start-up replay", d(s.view.replay_records)},
-      {"status-replay-duration-ms", "gauge", "Duration of the start-up replay in milliseconds (-1 while it runs)", d(s.view.replay_ms)},
+      {"status-replay-duration-ms", "gauge", "Duration of the start-up replay in milliseconds (-1 while it runs)",
+       d(s.view.replay_ms)},
   };
 }
 

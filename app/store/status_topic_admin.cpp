@@ -77,14 +77,14 @@ std::optional<std::string> describe_cleanup_policy(rd_kafka_t* rk, const std::st
 }
 
 /// One CreateTopics attempt: NO_ERROR, TOPIC_ALREADY_EXISTS, or the error to retry or report.
-std::pair<rd_kafka_resp_err_t, std::string> create_topic(rd_kafka_t* rk, const worker_config& config,
-                                                         int timeout_ms) {
+std::pair<rd_kafka_resp_err_t, std::string> create_topic(rd_kafka_t* rk, const worker_config& config, int timeout_ms) {
   char errstr[512];
   rd_kafka_NewTopic_t* topic = rd_kafka_NewTopic_new(config.status_topic.c_str(), config.partitions,
                                                      config.replication_factor, errstr, sizeof errstr);
   if (!topic) return {RD_KAFKA_RESP_ERR__INVALID_ARG, errstr};
   // The user's settings first, then compaction, so cleanup.policy can never be overridden.
-  for (const auto& [key, value] : config.topic_settings) rd_kafka_NewTopic_set_config(topic, key.c_str(), value.c_str());
+  for (const auto& [key, value] : config.topic_settings)
+    rd_kafka_NewTopic_set_config(topic, key.c_str(), value.c_str());
   rd_kafka_NewTopic_set_config(topic, "cleanup.policy", "compact");
   queue_ptr queue{rd_kafka_queue_new(rk)};
   rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
@@ -115,7 +115,7 @@ topic_presence probe_topic(rd_kafka_t* rk, const std::string& topic, int timeout
   auto presence = topic_presence::unknown;
   if (!err)
     presence = md->topic_cnt == 1 && !md->topics[0].err && md->topics[0].partition_cnt > 0 ? topic_presence::present
-                                                                                        : topic_presence::absent;
+                                                                                           : topic_presence::absent;
   if (md) rd_kafka_metadata_destroy(md);
   return presence;
 }
@@ -210,12 +210,14 @@ topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, con
   // answers, so the wait is short.
   auto policy = describe_cleanup_policy(rk.get(), topic, std::max(std::min(remaining_ms(deadline), 2000), 1));
   if (!policy) {
-    log->info("cannot read the cleanup.policy of status topic '{}' (old broker, missing ACL or mock cluster); "
-              "continuing without the check",
-              topic);
+    log->info(
+        "cannot read the cleanup.policy of status topic '{}' (old broker, missing ACL or mock cluster); "
+        "continuing without the check",
+        topic);
     return topic_setup_result::existed_unverified;
   }
-  if (*policy != "compact") throw config_error::with_message("status.storage.topic", topic, non_compacted_topic_message(topic, *policy));
+  if (*policy != "compact")
+    throw config_error::with_message("status.storage.topic", topic, non_compacted_topic_message(topic, *policy));
   return topic_setup_result::existed_compacted;
 }
 

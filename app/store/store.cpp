@@ -1,13 +1,13 @@
 #include "app/store/store.hpp"
 
 #include "actors/coalescer_actor.hpp"
+#include "actors/ingest/ingest_table.hpp"
 #include "actors/kafka/kafka_producer_client.hpp"
 #include "actors/kafka/status_topic_follower.hpp"
 #include "actors/kafka/topic_consumer.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
-#include "actors/ingest/ingest_table.hpp"
 #include "actors/status_view_actor.hpp"
 #include "app/store/mock_cluster.hpp"
 #include "app/store/status_topic_admin.hpp"
@@ -20,8 +20,8 @@
 #include "caf/send.hpp"
 
 #include <random>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 
 namespace status_store {
 
@@ -43,8 +43,8 @@ void store::start(store_options options) {
   const auto started = std::chrono::steady_clock::now();
   const auto startup_timeout = std::chrono::milliseconds{config_.startup_timeout_ms};
   auto remaining = [&] {
-    auto left = startup_timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      std::chrono::steady_clock::now() - started);
+    auto left = startup_timeout -
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
     return std::max(left, std::chrono::milliseconds{1});
   };
   if (config_.uses_mock_cluster()) {
@@ -70,13 +70,15 @@ void store::start(store_options options) {
   // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
   // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
   std::shared_ptr<status_topic_follower> reader;
-  for (auto backoff = std::chrono::milliseconds{100};; backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
+  for (auto backoff = std::chrono::milliseconds{100};;
+       backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
     try {
       reader = std::make_shared<status_topic_follower>(reader_settings, config_.status_topic, remaining(), writer_id_);
       break;
     } catch (const transient_kafka_error& e) {
       if (remaining() <= backoff)
-        throw std::runtime_error(std::string{e.what()} + " (still failing when status.storage.startup.timeout.ms ran out)");
+        throw std::runtime_error(std::string{e.what()} +
+                                 " (still failing when status.storage.startup.timeout.ms ran out)");
       log->info("{}; retrying in {} ms", e.what(), backoff.count());
       std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor exists yet
     }
@@ -90,8 +92,8 @@ void store::start(store_options options) {
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
-  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_, metrics_,
-                               ingest_);
+  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_,
+                               metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
 
@@ -106,15 +108,16 @@ void store::start(store_options options) {
     stop_actors(std::chrono::milliseconds{0}, nullptr);
     mock_.reset();
     stopped_ = drain_report{};
-    throw std::runtime_error("replaying status topic '" + config_.status_topic + "' to its end did not complete within " +
-                             std::to_string(config_.startup_timeout_ms) +
+    throw std::runtime_error("replaying status topic '" + config_.status_topic +
+                             "' to its end did not complete within " + std::to_string(config_.startup_timeout_ms) +
                              " ms (status.storage.startup.timeout.ms): " + failure);
   }
-  log->info("status store started: topic '{}' on {}{}, client.id '{}', max.retries {}, backoff {}..{} ms x{} "
-            "jitter {}",
-            config_.status_topic, config_.uses_mock_cluster() ? "the embedded mock cluster " : "",
-            bootstrap_servers_, config_.status_client_id(), r.max_retries, r.initial_backoff_ms, r.max_backoff_ms,
-            r.backoff_multiplier, r.jitter_factor);
+  log->info(
+      "status store started: topic '{}' on {}{}, client.id '{}', max.retries {}, backoff {}..{} ms x{} "
+      "jitter {}",
+      config_.status_topic, config_.uses_mock_cluster() ? "the embedded mock cluster " : "", bootstrap_servers_,
+      config_.status_client_id(), r.max_retries, r.initial_backoff_ms, r.max_backoff_ms, r.backoff_multiplier,
+      r.jitter_factor);
 }
 
 store::~store() { stop(); }
@@ -261,9 +264,8 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
     self->send_exit(hdl, caf::exit_reason::user_shutdown);
   }
   for (size_t i = 0; i < actors.size(); ++i)
-    self->receive([](caf::down_msg&) {}, caf::after(std::chrono::seconds{30}) >> [&] {
-      log->error("an actor did not stop within 30 s");
-    });
+    self->receive([](caf::down_msg&) {},
+                  caf::after(std::chrono::seconds{30}) >> [&] { log->error("an actor did not stop within 30 s"); });
   coalescer_ = nullptr;
   producer_ = nullptr;
   scheduler_ = nullptr;
@@ -333,9 +335,7 @@ std::optional<topic_status> store::get_topic(const std::string& connector, const
   return std::nullopt;
 }
 
-std::vector<topic_status> store::get_all_topics(const std::string& connector) {
-  return describe(connector).topics;
-}
+std::vector<topic_status> store::get_all_topics(const std::string& connector) { return describe(connector).topics; }
 
 std::vector<connector_view> store::describe_all() {
   std::optional<std::vector<connector_view>> result;

@@ -16,10 +16,10 @@
 //
 // Public: it includes only messages/, config/ and its neighbour metric_names.hpp (relative, so the
 // same line works installed), never an actor's or the Kafka client library's header.
-#include "metric_names.hpp"
 #include "config/worker_config.hpp"
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
+#include "metric_names.hpp"
 
 #include "caf/actor_system.hpp"
 #include "caf/actor_system_config.hpp"
@@ -27,11 +27,11 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
-#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -46,10 +46,10 @@ class mock_cluster;  // app/store/mock_cluster.hpp (not installed: tests use it)
 /// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with
 /// the tags that tell this store from another in the same process.
 struct metrics_report {
-  std::string_view group;                    // "status-backing-store-metrics"
-  std::map<std::string, std::string> tags;   // "topic": the status topic, "client-id": its clients' id
+  std::string_view group;                   // "status-backing-store-metrics"
+  std::map<std::string, std::string> tags;  // "topic": the status topic, "client-id": its clients' id
   std::vector<metric_sample> metrics;
-  bool final = false;                        // the last report, made by stop() after the drain
+  bool final = false;  // the last report, made by stop() after the drain
 };
 /// Called on a thread of the store's own: it should hand the values on and return.
 using metrics_reporter = std::function<void(const metrics_report&)>;

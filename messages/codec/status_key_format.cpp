@@ -67,8 +67,8 @@ std::optional<int32_t> java_parse_int(std::string_view s) {
     if (s.size() == 1) return std::nullopt;
   }
   // Accumulate the magnitude in 64 bits; the negative range is one larger (INT32_MIN).
-  const int64_t limit = negative ? -int64_t{std::numeric_limits<int32_t>::min()}
-                                 : int64_t{std::numeric_limits<int32_t>::max()};
+  const int64_t limit =
+      negative ? -int64_t{std::numeric_limits<int32_t>::min()} : int64_t{std::numeric_limits<int32_t>::max()};
   int64_t value = 0;
   for (; i < s.size(); ++i) {
     const char c = s[i];

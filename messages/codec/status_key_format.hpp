@@ -14,8 +14,8 @@ inline constexpr std::string_view topic_key_prefix = "status-topic-";
 inline constexpr std::string_view topic_key_separator = ":connector-";
 
 // --- keys -------------------------------------------------------------------------------------------
-std::string connector_key(std::string_view connector);                  // status-connector-<c>
-std::string task_key(std::string_view connector, int32_t task);         // status-task-<c>-<id>
+std::string connector_key(std::string_view connector);                      // status-connector-<c>
+std::string task_key(std::string_view connector, int32_t task);             // status-task-<c>-<id>
 std::string topic_key(std::string_view topic, std::string_view connector);  // status-topic-<t>:connector-<c>
 
 enum class key_kind : uint8_t { connector, task, topic };
@@ -23,8 +23,8 @@ enum class key_kind : uint8_t { connector, task, topic };
 struct parsed_key {
   key_kind kind = key_kind::connector;
   std::string connector;
-  int32_t task = 0;    // for key_kind::task
-  std::string topic;   // for key_kind::topic
+  int32_t task = 0;   // for key_kind::task
+  std::string topic;  // for key_kind::topic
   friend bool operator==(const parsed_key&, const parsed_key&) = default;
 };
 

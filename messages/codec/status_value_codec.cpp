@@ -158,7 +158,8 @@ class verbatim_status_reader {
     }
     const std::size_t digits = i - first;
     if (digits == 0 || (digits > 1 && rest_[first] == '0')) return false;
-    if (i < rest_.size() && ((rest_[i] >= '0' && rest_[i] <= '9') || rest_[i] == '.' || rest_[i] == 'e' || rest_[i] == 'E'))
+    if (i < rest_.size() &&
+        ((rest_[i] >= '0' && rest_[i] <= '9') || rest_[i] == '.' || rest_[i] == 'e' || rest_[i] == 'E'))
       return false;  // longer, or a float: the library path
     out = java_int_value(negative ? -magnitude : magnitude);
     rest_.remove_prefix(i);

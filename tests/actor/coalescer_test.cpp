@@ -183,7 +183,7 @@ CAF_TEST(stop during an outage counts what is left as failed at the deadline) {
   report(produced()[0], RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
   auto probe_actor = spawn_stop_probe(1s);
   put(update("status-connector-c", "refused"));  // not accepted once stopping
-  CAF_CHECK_EQUAL(advance_time(1s - 1ns), 1u);  // the first retry fires (300..375 ms)
+  CAF_CHECK_EQUAL(advance_time(1s - 1ns), 1u);   // the first retry fires (300..375 ms)
   settle();
   CAF_CHECK(!probe(probe_actor).drained);
   CAF_CHECK_EQUAL(advance_time(1ns), 1u);  // the drain deadline, exactly
@@ -287,7 +287,7 @@ CAF_TEST(an outage hold writes each key once with its latest value and ends held
   advance_time(std::max(first, second));
   settle();
   CAF_CHECK_EQUAL(produced().size(), 2u);
-  CAF_CHECK_EQUAL(snapshot().counters.retry, 2u);  // a and b, one retry each
+  CAF_CHECK_EQUAL(snapshot().counters.retry, 2u);    // a and b, one retry each
   self->send(coalescer, brokers_atom::value, true);  // a metadata probe reached a broker
   settle();
   CAF_REQUIRE_EQUAL(produced().size(), 4u);

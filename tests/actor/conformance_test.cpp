@@ -152,9 +152,9 @@ CAF_TEST(deleteTaskState) {
 
 CAF_TEST(readInvalidStatus) {
   start();
-  for (const char* key : {"status-unknown", "status-connector-", "status-task-", "status-task-foo-source-#",
-                          "status-topic-", "status-topic-:connector-", "status-topic-foo-topic:",
-                          "status-topic-foo-topic:connector-"})
+  for (const char* key :
+       {"status-unknown", "status-connector-", "status-task-", "status-task-foo-source-#", "status-topic-",
+        "status-topic-:connector-", "status-topic-foo-topic:", "status-topic-foo-topic:connector-"})
     read_back(key, R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":0})");
   CAF_CHECK(connectors().empty());
   CAF_CHECK(describe("foo-source").tasks.empty());
@@ -242,7 +242,7 @@ CAF_TEST(putTopicStateShouldOverridePreviousState) {
   for (auto& r : produced()) read_back(r);
   auto topics = describe("foo-source").topics;
   CAF_REQUIRE_EQUAL(topics.size(), 2u);  // both kept
-  CAF_CHECK(topics[0] == second);         // sorted by topic name
+  CAF_CHECK(topics[0] == second);        // sorted by topic name
   CAF_CHECK(topics[1] == first);
 }
 
@@ -270,7 +270,7 @@ CAF_TEST(retryIsAbandonedWhenATombstoneWrittenByAnotherWorkerIsReadBack) {
   put(make_update(task0(status_state::running, worker, 3)));
   report(produced()[0], RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
   read_back("status-task-conn-0", std::nullopt);  // the leader deleted the task meanwhile
-  advance_time(1h);  // the backoff timer still fires; nothing is sent
+  advance_time(1h);                               // the backoff timer still fires; nothing is sent
   settle();
   CAF_CHECK_EQUAL(produced().size(), 1u);
   auto c = check_conservation();
@@ -282,7 +282,7 @@ CAF_TEST(ourOwnTombstoneReadBackDoesNotAbandonANewerRetry) {
   start();
   put(make_update(task0(status_state::destroyed, worker, 3)));  // we delete the task ...
   report(produced()[0], RD_KAFKA_RESP_ERR_NO_ERROR);
-  put(make_update(task0(status_state::running, worker, 4)));    // ... and recreate it
+  put(make_update(task0(status_state::running, worker, 4)));  // ... and recreate it
   report(produced()[1], RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);
   read_back(produced()[0]);  // the echo of our own tombstone
   CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);

@@ -62,7 +62,7 @@ CAF_TEST(a flush takes what waits in the table and leaves the outstanding wake u
   CAF_REQUIRE_EQUAL(produced().size(), 1u);  // the flush took it
   CAF_CHECK(!probe(probe_actor).flushed);
   CAF_CHECK(offer(update("b", "1"), false) == offer_result::waiting);  // the first wake-up is still out
-  wake();  // ... and arrives: it takes b
+  wake();                                                              // ... and arrives: it takes b
   CAF_REQUIRE_EQUAL(produced().size(), 2u);
   report(produced()[0], RD_KAFKA_RESP_ERR_NO_ERROR);
   CAF_CHECK(probe(probe_actor).flushed);  // b came after the flush: not waited for

@@ -18,7 +18,7 @@ CAF_TEST(a tombstone that timed out but was written does not abandon its own ret
   start();
   put(make_update(task0(status_state::destroyed, worker, 3)));
   report(produced()[0], RD_KAFKA_RESP_ERR__MSG_TIMED_OUT);  // the client was told it failed ...
-  read_back(produced()[0]);                                  // ... but the broker kept it
+  read_back(produced()[0]);                                 // ... but the broker kept it
   CAF_CHECK_EQUAL(advance_time(next_expected_delay(0)), 1u);
   settle();
   CAF_REQUIRE_EQUAL(produced().size(), 2u);  // retried, not abandoned

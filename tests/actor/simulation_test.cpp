@@ -31,10 +31,10 @@
 
 #include <cstdlib>
 #include <deque>
+#include <iostream>
 #include <map>
 #include <random>
 #include <set>
-#include <iostream>
 #include <sstream>
 
 using namespace status_store;
@@ -128,9 +128,9 @@ struct sim_fixture : store_fixture {
   int32_t generation = 1;
   bool outage = false;
   time_point outage_ends{};
-  bool hold_mode = false;     // the outage hold (every third seed)
-  bool holding = false;       // brokers, false was sent and brokers, true not yet
-  time_point released_at{};   // the instant the last hold ended
+  bool hold_mode = false;    // the outage hold (every third seed)
+  bool holding = false;      // brokers, false was sent and brokers, true not yet
+  time_point released_at{};  // the instant the last hold ended
   bool has_released = false;
   uint64_t purged = 0, holds = 0;  // for the summary
   bool faults = true;
@@ -163,7 +163,8 @@ struct sim_fixture : store_fixture {
       lag = std::chrono::milliseconds{pick(50)};
     }
     last_readable = std::max(last_readable, now() + lag);
-    unread.push_back(unread_record{key, value, value ? worker : std::string{}, generation_of_value, own, last_readable});
+    unread.push_back(
+        unread_record{key, value, value ? worker : std::string{}, generation_of_value, own, last_readable});
   }
 
   /// The view reads the due records back (and tells the coalescer); each read is judged at once.
@@ -301,7 +302,8 @@ struct sim_fixture : store_fixture {
           violation("send of " + r.key + " after the retry limit (" + std::to_string(max_retries) + ")");
         const auto delay = t - km.failure_at;
         const auto low = capped(n);
-        const auto high = low + caf::timespan{static_cast<int64_t>(static_cast<double>(low.count()) * retry.jitter_factor)};
+        const auto high =
+            low + caf::timespan{static_cast<int64_t>(static_cast<double>(low.count()) * retry.jitter_factor)};
         if (delay < low - 2ns || delay > high + 2ns)
           violation("retry " + std::to_string(n + 1) + " of " + r.key + " after " + std::to_string(delay.count()) +
                     " ns, outside [" + std::to_string(low.count()) + ", " + std::to_string(high.count()) + "]");
@@ -321,7 +323,8 @@ struct sim_fixture : store_fixture {
       const known_entry* kp = k == known.end() ? nullptr : &k->second;
       const bool allowed = rule_allows(kp, a) || (!fresh && kp && kp->own);
       if ((a.safe || !fresh) && !a.worker.empty() && !allowed)
-        violation("sent " + r.key + " seq " + std::to_string(*seq) + " although another worker's newer generation is known");
+        violation("sent " + r.key + " seq " + std::to_string(*seq) +
+                  " although another worker's newer generation is known");
     }
     // Its fate.
     int32_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
@@ -357,9 +360,9 @@ struct sim_fixture : store_fixture {
       ++(kept ? written_anyway : duplicates);
     }
     deliveries.emplace(t + delay, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : "",
-                                                                judge_delivery_error(static_cast<rd_kafka_resp_err_t>(err))});
-    log("send " + r.key + (seq ? " seq " + std::to_string(*seq) : " <tombstone>") + (fresh ? "" : " (retry)") +
-        " -> " + std::to_string(err) + (kept ? " (kept by the broker)" : "") + (duplicate ? " (written twice)" : ""));
+                                                  judge_delivery_error(static_cast<rd_kafka_resp_err_t>(err))});
+    log("send " + r.key + (seq ? " seq " + std::to_string(*seq) : " <tombstone>") + (fresh ? "" : " (retry)") + " -> " +
+        std::to_string(err) + (kept ? " (kept by the broker)" : "") + (duplicate ? " (written twice)" : ""));
   }
 
   const accepted_update* accepted_of(const std::string& key, std::optional<uint64_t> seq) {
@@ -485,7 +488,7 @@ struct sim_fixture : store_fixture {
       for (auto it = broker_writes.begin(); it != broker_writes.end();)  // a queued send reached no broker
         it = it->second.send_id == d.send_id ? broker_writes.erase(it) : std::next(it);
       purged_now.push_back(delivery_result{d.key, d.send_id, RD_KAFKA_RESP_ERR__PURGE_QUEUE, -1, "purged",
-                                              judge_delivery_error(RD_KAFKA_RESP_ERR__PURGE_QUEUE)});
+                                           judge_delivery_error(RD_KAFKA_RESP_ERR__PURGE_QUEUE)});
     }
     deliveries = std::move(kept);
     purged += purged_now.size();
@@ -613,15 +616,16 @@ uint64_t simulate(bool with_other_writers) {
       ++failed;
       std::ostringstream out;
       out << "seed " << s << (with_other_writers ? " with other writers" : " as the only writer") << " (max.retries "
-          << fx.max_retries << ", backoff " << fx.retry.initial_backoff_ms << ".." << fx.retry.max_backoff_ms
-          << " ms x" << fx.retry.backoff_multiplier << " jitter " << fx.retry.jitter_factor << "):";
+          << fx.max_retries << ", backoff " << fx.retry.initial_backoff_ms << ".." << fx.retry.max_backoff_ms << " ms x"
+          << fx.retry.backoff_multiplier << " jitter " << fx.retry.jitter_factor << "):";
       for (auto& v : fx.violations) out << "\n    " << v;
       out << "\n  replay: STATUS_STORE_SIM_SEED=" << s << " ./build/tests/actor_tests -s '^simulation$' -v 4\n";
       std::cerr << out.str();
     }
   }
-  CAF_MESSAGE("simulated seeds " << first << ".." << last << (with_other_writers ? " with other writers" : " as the only writer")
-                                 << ": " << failed << " failed, " << sends << " sends, " << written_anyway
+  CAF_MESSAGE("simulated seeds " << first << ".." << last
+                                 << (with_other_writers ? " with other writers" : " as the only writer") << ": "
+                                 << failed << " failed, " << sends << " sends, " << written_anyway
                                  << " timed out but kept by the broker, " << duplicates << " written twice, "
                                  << late_reads << " read back late, " << holds << " outage hold(s), " << purged
                                  << " queued send(s) purged");

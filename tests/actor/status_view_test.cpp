@@ -58,7 +58,8 @@ CAF_TEST(every connector with a status is described in one answer sorted by name
   std::optional<std::vector<connector_view>> all;
   auto rh = self->request(view, caf::infinite, get_atom::value, all_atom::value);
   settle();
-  rh.receive([&](std::vector<connector_view>& v) { all = std::move(v); }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+  rh.receive([&](std::vector<connector_view>& v) { all = std::move(v); },
+             [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
   CAF_REQUIRE(all.has_value());
   CAF_REQUIRE_EQUAL(all->size(), 3u);  // "orphan" has no connector status: not listed, as in connectors()
   CAF_CHECK_EQUAL((*all)[0].name, "alpha");
@@ -77,7 +78,8 @@ CAF_TEST(one task is answered alone and equals its entry in the connector descri
     std::optional<std::vector<task_status>> found;
     auto rh = self->request(view, caf::infinite, get_atom::value, connector, id);
     settle();
-    rh.receive([&](std::vector<task_status>& v) { found = std::move(v); }, [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
+    rh.receive([&](std::vector<task_status>& v) { found = std::move(v); },
+               [&](caf::error& err) { CAF_FAIL(sys.render(err)); });
     CAF_REQUIRE(found.has_value());
     return *found;
   };

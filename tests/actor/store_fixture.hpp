@@ -3,10 +3,10 @@
 // producer in place of Kafka, and the retry jitter seeded so a test can replay the exact delays.
 #include "caf_dsl.hpp"
 
-#include "actors/kafka/delivery_error_table.hpp"
-#include "actors/policy/backoff_policy.hpp"
 #include "actors/coalescer_actor.hpp"
+#include "actors/kafka/delivery_error_table.hpp"
 #include "actors/metrics_actor.hpp"
+#include "actors/policy/backoff_policy.hpp"
 #include "actors/retry_scheduler_actor.hpp"
 #include "actors/status_view_actor.hpp"
 #include "messages/protocol.hpp"
@@ -62,8 +62,8 @@ inline caf::behavior stop_probe(probe_impl* self, coalescer_actor coalescer, caf
   return {[](int) {}};
 }
 
-inline status_update update(std::string key, std::string value, std::string worker = "worker-1",
-                            int32_t generation = 1, bool safe = false) {
+inline status_update update(std::string key, std::string value, std::string worker = "worker-1", int32_t generation = 1,
+                            bool safe = false) {
   return status_update{std::move(key), false, std::move(value), safe, std::move(worker), generation};
 }
 
@@ -138,8 +138,8 @@ struct store_fixture : test_coordinator_fixture<> {
 
   /// The delivery report the real producer's poll thread would send.
   void report(const outgoing_record& r, rd_kafka_resp_err_t err) {
-    std::vector<delivery_result> batch{delivery_result{r.key, r.send_id, err, 0, err ? rd_kafka_err2str(err) : "",
-                                                      judge_delivery_error(err)}};
+    std::vector<delivery_result> batch{
+        delivery_result{r.key, r.send_id, err, 0, err ? rd_kafka_err2str(err) : "", judge_delivery_error(err)}};
     self->send(coalescer, delivered_atom::value, std::move(batch));
     settle();
   }

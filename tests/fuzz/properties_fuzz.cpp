@@ -43,15 +43,30 @@ std::string escaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\f': out += "\\f"; break;
-      case ' ': case '=': case ':': case '#': case '!': case '\\':
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case ' ':
+      case '=':
+      case ':':
+      case '#':
+      case '!':
+      case '\\':
         out += '\\';
         out += c;
         break;
-      default: out += c; break;
+      default:
+        out += c;
+        break;
     }
   }
   return out;

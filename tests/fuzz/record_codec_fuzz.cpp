@@ -76,9 +76,12 @@ bool is_valid_utf8(std::string_view s) {
 
 std::string rebuild_key(const parsed_key& key) {
   switch (key.kind) {
-    case key_kind::connector: return connector_key(key.connector);
-    case key_kind::task: return task_key(key.connector, key.task);
-    case key_kind::topic: return topic_key(key.topic, key.connector);
+    case key_kind::connector:
+      return connector_key(key.connector);
+    case key_kind::task:
+      return task_key(key.connector, key.task);
+    case key_kind::topic:
+      return topic_key(key.topic, key.connector);
   }
   fail("parse_key returned an unknown key_kind", "");
 }
@@ -163,7 +166,8 @@ void check_decoders_agree(std::string_view bytes) {
   const decoded<status_value> library = decode_status_value_with_library(bytes);
   const auto* fast_error = std::get_if<decode_error>(&fast);
   const auto* library_error = std::get_if<decode_error>(&library);
-  check((fast_error == nullptr) == (library_error == nullptr), "the decoders disagree on whether a value decodes", bytes);
+  check((fast_error == nullptr) == (library_error == nullptr), "the decoders disagree on whether a value decodes",
+        bytes);
   if (fast_error) {
     check(fast_error->reason == library_error->reason, "the decoders give different errors", bytes);
   } else {
@@ -179,8 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
 
   check_key(key);
   check_decoders_agree(value);
-  check_value_round_trip<status_value>(value, decode_status_value, encode_status_value,
-                                       "status value round trip");
+  check_value_round_trip<status_value>(value, decode_status_value, encode_status_value, "status value round trip");
   check_value_round_trip<topic_status>(value, decode_topic_value, encode_topic_value, "topic value round trip");
   check_encode_arbitrary(key, value, data, size);
   return 0;

@@ -32,7 +32,9 @@ constexpr bool sanitized = true;  // 10-20x slower, and shadow memory makes RSS 
 constexpr bool sanitized = false;
 #endif
 
-worker_config storm_config(const std::string& topic) { return integration::mock_config(topic, {{"group.id", "it-ingest"}}); }
+worker_config storm_config(const std::string& topic) {
+  return integration::mock_config(topic, {{"group.id", "it-ingest"}});
+}
 
 using integration::reader_settings;
 
@@ -62,8 +64,8 @@ std::map<std::string, std::string> put_concurrently(store& s, int threads, int k
       for (int i = 0; i < updates; ++i) {
         const int key = t * keys_each + i % keys_each;
         auto status = task(key, i);
-        if (i >= updates - keys_each) latest[static_cast<size_t>(t)][task_key(status.connector, status.task)] =
-                                          *encode_task_record(status).value;
+        if (i >= updates - keys_each)
+          latest[static_cast<size_t>(t)][task_key(status.connector, status.task)] = *encode_task_record(status).value;
         s.put(status);
       }
     });
@@ -147,11 +149,12 @@ TEST(IngestOnMockCluster, AnUpdateStormWithTheBrokersDownKeepsMemoryBoundedByKey
   sampler.join();
   const int updates = 3 * wave;
   const auto c = s.metrics().counters;
-  std::printf("storm: %d updates over %d keys, idle RSS %ld KiB, peak %ld KiB (+%ld KiB); %llu written, %llu "
-              "coalesced, %llu retries\n",
-              threads * updates, threads * keys_each, idle_kib, peak_kib.load(), peak_kib - idle_kib,
-              static_cast<unsigned long long>(c.success), static_cast<unsigned long long>(c.coalesced),
-              static_cast<unsigned long long>(c.retry));
+  std::printf(
+      "storm: %d updates over %d keys, idle RSS %ld KiB, peak %ld KiB (+%ld KiB); %llu written, %llu "
+      "coalesced, %llu retries\n",
+      threads * updates, threads * keys_each, idle_kib, peak_kib.load(), peak_kib - idle_kib,
+      static_cast<unsigned long long>(c.success), static_cast<unsigned long long>(c.coalesced),
+      static_cast<unsigned long long>(c.retry));
   EXPECT_EQ(c.failure + c.dropped_stale + c.pending, 0u);
   EXPECT_EQ(c.accepted, c.success + c.coalesced);
   EXPECT_GT(c.retry, 0u) << "the outage failed no send: the test proves nothing about it";

@@ -46,9 +46,9 @@ class raw_producer {
     void* payload = value ? const_cast<char*>(value->data()) : nullptr;  // null = tombstone
     const size_t length = value ? value->size() : 0;
     for (;;) {
-      auto err = rd_kafka_producev(rk_, RD_KAFKA_V_TOPIC(topic.c_str()),
-                                   RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(payload, length),
-                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      auto err = rd_kafka_producev(rk_, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
+                                   RD_KAFKA_V_VALUE(payload, length), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                   RD_KAFKA_V_END);
       if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
         ASSERT_EQ(err, RD_KAFKA_RESP_ERR_NO_ERROR);
         return;
@@ -101,7 +101,8 @@ TEST(ReadPathOnMockCluster, ReplayOfAHundredThousandRecordsGivesExactlyTheExpect
       const int roll = pick(100);
       const int32_t generation = i;  // increasing: the KAFKA-12525 filter never applies here
       if (roll < 40) {
-        task_status t{c, pick(tasks), {status_state::running, std::nullopt, "w-" + std::to_string(pick(3)), generation}};
+        task_status t{
+            c, pick(tasks), {status_state::running, std::nullopt, "w-" + std::to_string(pick(3)), generation}};
         if (pick(5) == 0) t.value = {status_state::failed, "boom\n\tat \"x\"", "w-1", generation};
         writer.send("replay-status", task_key(t.connector, t.task), encode_status_value(t.value));
         expected_tasks[{t.connector, t.task}] = t;

@@ -4,10 +4,10 @@
 #include "actors/kafka/topic_snapshot.hpp"
 #include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
-#include "mock_store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/java_partitioner.hpp"
 #include "messages/status_record_codec.hpp"
+#include "mock_store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -28,12 +28,12 @@ void expect_conservation(const store_counters& c) {
 }
 
 connector_status connector(int key, int version) {
-  return connector_status{"conn-" + std::to_string(key),
-                          status_value{version % 7 == 0 ? status_state::failed : status_state::running,
-                                       version % 7 == 0 ? std::optional<std::string>{"trace\n\tat line " +
-                                                                                     std::to_string(version)}
-                                                        : std::nullopt,
-                                       "worker-" + std::to_string(version % 3), version}};
+  return connector_status{
+      "conn-" + std::to_string(key),
+      status_value{
+          version % 7 == 0 ? status_state::failed : status_state::running,
+          version % 7 == 0 ? std::optional<std::string>{"trace\n\tat line " + std::to_string(version)} : std::nullopt,
+          "worker-" + std::to_string(version % 3), version}};
 }
 
 }  // namespace
@@ -115,7 +115,8 @@ TEST(WritePathOnMockCluster, EveryKeyLandsOnTheSamePartitionAsJavasDefaultPartit
   store s{mock_config("it-status-partitions"), store_options{.jitter_seed = 7}};
   std::vector<std::string> written;
   for (int i = 0; i < 200; ++i) {
-    task_status t{"conn-" + std::to_string(i % 17) + "-with-dashes", i, status_value{status_state::running, {}, "w", 1}};
+    task_status t{"conn-" + std::to_string(i % 17) + "-with-dashes", i,
+                  status_value{status_state::running, {}, "w", 1}};
     written.push_back(task_key(t.connector, t.task));
     s.put(t);
   }

@@ -1,9 +1,9 @@
 #pragma once
 // A process the interop tests start and stop themselves (a Kafka Connect worker, a status-store
 // service): stdout and stderr go to a log file, and it is stopped by its own PID only.
+#include <sys/types.h>
 #include <chrono>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace status_store::interop {

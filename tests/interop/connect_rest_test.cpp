@@ -46,10 +46,12 @@ struct status_store_service {
   std::unique_ptr<child_process> process;
   int port = 0;
 
-  status_store_service(const std::string& bootstrap, const std::string& topic, bool allow_reset, const std::string& log) {
+  status_store_service(const std::string& bootstrap, const std::string& topic, bool allow_reset,
+                       const std::string& log) {
     process = std::make_unique<child_process>(
-        std::vector<std::string>{STATUS_STORE_BINARY_DIR "/status-store", "run", "--bootstrap-servers", bootstrap, "--topic",
-                                 topic, "--listen", "127.0.0.1:0", "--set", "status.storage.replication.factor=1", "--set",
+        std::vector<std::string>{STATUS_STORE_BINARY_DIR "/status-store", "run", "--bootstrap-servers", bootstrap,
+                                 "--topic", topic, "--listen", "127.0.0.1:0", "--set",
+                                 "status.storage.replication.factor=1", "--set",
                                  std::string{"topic.tracking.allow.reset="} + (allow_reset ? "true" : "false")},
         log);
     const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
@@ -116,8 +118,8 @@ compared ask_both(const std::string& method, const std::string& path,
     if (c.connect.status == c.store.status && c.connect_json == c.store_json) break;
     std::this_thread::sleep_for(250ms);
   } while (std::chrono::steady_clock::now() < deadline);
-  std::printf("[parity] %s %s: Connect %d, status-store %d, %zu bytes\n", method.c_str(), path.c_str(), c.connect.status,
-              c.store.status, c.store.body.size());
+  std::printf("[parity] %s %s: Connect %d, status-store %d, %zu bytes\n", method.c_str(), path.c_str(),
+              c.connect.status, c.store.status, c.store.body.size());
   return c;
 }
 
@@ -142,14 +144,17 @@ class ConnectRestParity : public ::testing::Test {
       const std::string prefix = "parity-" + std::to_string(::getpid()) + "-" +
                                  std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000);
       connect = std::make_unique<connect_worker>(bootstrap, prefix, driver.jar());
-      std::printf("[parity] Connect worker answered after %lld ms\n", static_cast<long long>(connect->start_time().count()));
-      const std::string config = R"({"connector.class":"statusstore.interop.ParitySourceConnector","tasks.max":"2",)"
-                                 R"("parity.topics":"parity-orders,parity-payments","parity.failing.tasks":"1",)"
-                                 R"("topic.creation.default.replication.factor":"1","topic.creation.default.partitions":"1"})";
+      std::printf("[parity] Connect worker answered after %lld ms\n",
+                  static_cast<long long>(connect->start_time().count()));
+      const std::string config =
+          R"({"connector.class":"statusstore.interop.ParitySourceConnector","tasks.max":"2",)"
+          R"("parity.topics":"parity-orders,parity-payments","parity.failing.tasks":"1",)"
+          R"("topic.creation.default.replication.factor":"1","topic.creation.default.partitions":"1"})";
       if (rest_call(connect->port(), "PUT", source_path + "/config", config).status != 201)
         throw std::runtime_error("Connect did not create " + source);
-      const std::string paused_body = R"({"name":"parity-paused","config":{"connector.class":)"
-                                      R"("statusstore.interop.ParitySourceConnector","tasks.max":"1"},"initial_state":"PAUSED"})";
+      const std::string paused_body =
+          R"({"name":"parity-paused","config":{"connector.class":)"
+          R"("statusstore.interop.ParitySourceConnector","tasks.max":"1"},"initial_state":"PAUSED"})";
       if (rest_call(connect->port(), "POST", "/connectors", paused_body).status != 201)
         throw std::runtime_error("Connect did not create " + paused);
 
@@ -158,7 +163,8 @@ class ConnectRestParity : public ::testing::Test {
         store writer{parse_worker_config({{"bootstrap.servers", bootstrap},
                                           {"status.storage.topic", connect->status_topic()},
                                           {"status.storage.replication.factor", "1"}})};
-        writer.put(task_status{paused, 7, status_value{status_state::failed, store_trace, "wörker-2:8083", 5, "2.0.0-ü"}});
+        writer.put(
+            task_status{paused, 7, status_value{status_state::failed, store_trace, "wörker-2:8083", 5, "2.0.0-ü"}});
         writer.put(topic_status{"parity-audit", paused, 7, 1795979753805});
         if (!writer.flush(30s)) throw std::runtime_error("status-store's writes were not acknowledged");
         writer.stop();
@@ -169,11 +175,14 @@ class ConnectRestParity : public ::testing::Test {
                                return s["connector"]["state"] == "RUNNING" && s["tasks"].size() == 2 &&
                                       s["tasks"][0]["state"] == "RUNNING" && s["tasks"][1]["state"] == "FAILED";
                              }) &&
-               connect_shows(source_path + "/topics", [](const ordered& t) { return t.begin()->at("topics").size() == 2; }) &&
-               connect_shows("/connectors/parity-paused/status",
-                             [](const ordered& s) { return s["connector"]["state"] == "PAUSED" && s["tasks"].size() == 1; }))) {
+               connect_shows(source_path + "/topics",
+                             [](const ordered& t) { return t.begin()->at("topics").size() == 2; }) &&
+               connect_shows("/connectors/parity-paused/status", [](const ordered& s) {
+                 return s["connector"]["state"] == "PAUSED" && s["tasks"].size() == 1;
+               }))) {
         if (std::chrono::steady_clock::now() > deadline)
-          throw std::runtime_error("Connect did not report the expected statuses within 60 s; its log:\n" + connect->log());
+          throw std::runtime_error("Connect did not report the expected statuses within 60 s; its log:\n" +
+                                   connect->log());
         std::this_thread::sleep_for(250ms);
       }
       service = std::make_unique<status_store_service>(bootstrap, connect->status_topic(), true,
@@ -215,7 +224,8 @@ TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithoutType) {
   EXPECT_EQ(c.connect.status, 200);
   EXPECT_EQ(c.store.status, 200);
   EXPECT_EQ(c.store_json, c.connect_json);
-  EXPECT_NE(c.store_json.find("\"trace\":\"org.apache.kafka.connect.errors.ConnectException: parity task 1"), std::string::npos);
+  EXPECT_NE(c.store_json.find("\"trace\":\"org.apache.kafka.connect.errors.ConnectException: parity task 1"),
+            std::string::npos);
 }
 
 TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
@@ -230,20 +240,21 @@ TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
 TEST_F(ConnectRestParity, TaskStatusIsTheSameBytesAfterParsing) {
   // Connect's running task, its failed task with the stack trace, and the task status-store wrote.
   for (const std::string& path : {source_path + "/tasks/0/status", source_path + "/tasks/1/status",
-                                 std::string{"/connectors/parity-paused/tasks/7/status"}}) {
+                                  std::string{"/connectors/parity-paused/tasks/7/status"}}) {
     const auto c = ask_both("GET", path);
     EXPECT_EQ(c.connect.status, 200) << path;
     EXPECT_EQ(c.store.status, 200) << path;
     EXPECT_EQ(c.store_json, c.connect_json) << path;
   }
-  const auto written = ordered::parse(rest_call(connect->port(), "GET", "/connectors/parity-paused/tasks/7/status").body);
+  const auto written =
+      ordered::parse(rest_call(connect->port(), "GET", "/connectors/parity-paused/tasks/7/status").body);
   EXPECT_EQ(written.value("trace", ""), store_trace);
   EXPECT_EQ(written.value("version", ""), "2.0.0-ü");
 }
 
 TEST_F(ConnectRestParity, ActiveTopicsAreTheSame) {
   for (const std::string& path : {source_path + "/topics", std::string{"/connectors/parity-paused/topics"},
-                                 std::string{"/connectors/no-such-connector/topics"}}) {
+                                  std::string{"/connectors/no-such-connector/topics"}}) {
     const auto c = ask_both("GET", path, [](ordered& t) {
       auto& topics = t.begin().value()["topics"];
       std::sort(topics.begin(), topics.end());  // a hash map's order in Connect, not the same from run to run
@@ -256,12 +267,12 @@ TEST_F(ConnectRestParity, ActiveTopicsAreTheSame) {
 
 TEST_F(ConnectRestParity, ErrorBodiesAreConnects) {
   const std::vector<std::pair<std::string, std::string>> requests{
-      {"GET", "/connectors/no-such-connector/status"},   // 404 No status found for connector …
-      {"GET", source_path + "/tasks/9/status"},          // 404 No status found for task …
+      {"GET", "/connectors/no-such-connector/status"},      // 404 No status found for connector …
+      {"GET", source_path + "/tasks/9/status"},             // 404 No status found for task …
       {"GET", "/connectors/parity-paused/tasks/x/status"},  // 404: not an integer, no route
-      {"GET", "/no-such-path"},                          // 404 HTTP 404 Not Found
+      {"GET", "/no-such-path"},                             // 404 HTTP 404 Not Found
       {"GET", source_path + "/status/extra"},
-      {"DELETE", source_path + "/status"},               // 405 HTTP 405 Method Not Allowed
+      {"DELETE", source_path + "/status"},  // 405 HTTP 405 Method Not Allowed
       {"POST", source_path + "/topics/reset"},
       {"PUT", source_path + "/tasks/0/status"},
   };
@@ -305,7 +316,8 @@ TEST_F(ConnectRestParity, TopicsResetOnIsConnectsAcceptedAndBothSeeTheTombstones
     std::smatch m;
     return std::regex_search(text, m, std::regex{"\n" + name + " ([0-9]+)"}) ? std::stoll(m[1]) : -1LL;
   };
-  const long long success_before = metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total");
+  const long long success_before =
+      metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total");
   // Each service resets a connector: status-store's tombstone is read by Connect, Connect's by status-store.
   const auto by_store = rest_call(service->port, "PUT", "/connectors/parity-paused/topics/reset");
   const auto by_connect = rest_call(connect->port(), "PUT", source_path + "/topics/reset");
@@ -321,7 +333,8 @@ TEST_F(ConnectRestParity, TopicsResetOnIsConnectsAcceptedAndBothSeeTheTombstones
     EXPECT_EQ(ordered::parse(c.store.body).begin()->at("topics"), ordered::array()) << path;
   }
   // The reset went through the store: its one tombstone is counted as a success.
-  EXPECT_EQ(metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total"), success_before + 1);
+  EXPECT_EQ(metric(rest_call(service->port, "GET", "/metrics").body, "status_update_success_total"),
+            success_before + 1);
 }
 
 }  // namespace

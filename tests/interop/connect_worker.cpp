@@ -2,13 +2,13 @@
 
 #include <httplib.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <netinet/in.h>
 #include <stdexcept>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 namespace status_store::interop {
 
@@ -52,7 +52,8 @@ connect_worker::connect_worker(const std::string& bootstrap, const std::string& 
                             << "value.converter=org.apache.kafka.connect.json.JsonConverter\n"
                             << "config.storage.topic=" << prefix << "-configs\n"
                             << "offset.storage.topic=" << prefix << "-offsets\n"
-                            << "status.storage.topic=" << prefix << "-status\n"
+                            << "status.storage.topic=" << prefix
+                            << "-status\n"
                             // one broker (Connect's default is 3); few offset partitions start faster
                             << "config.storage.replication.factor=1\n"
                             << "offset.storage.replication.factor=1\n"
@@ -67,8 +68,8 @@ connect_worker::connect_worker(const std::string& bootstrap, const std::string& 
   // C1 only and the serial collector, as the driver's short JVMs: the worker starts faster on 2 cores.
   process_ = std::make_unique<child_process>(
       std::vector<std::string>{"java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx384m", "-cp",
-                               driver_jar + ":" + lib.string() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed",
-                               properties},
+                               driver_jar + ":" + lib.string() + "/*",
+                               "org.apache.kafka.connect.cli.ConnectDistributed", properties},
       (dir / "connect.log").string());
   while (std::chrono::steady_clock::now() - started < start_timeout) {
     if (!process_->running()) break;

@@ -10,7 +10,7 @@
 namespace status_store::interop {
 
 struct rest_answer {
-  int status = 0;    // 0: no answer
+  int status = 0;  // 0: no answer
   std::string body;
 };
 

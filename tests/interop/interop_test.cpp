@@ -60,7 +60,8 @@ std::string single_partition_connector(int32_t partitions) {
   for (int n = 0;; ++n) {
     const std::string name = "src-😀-" + std::to_string(n);
     const auto p = java_partition_for_key(connector_key(name), partitions);
-    if (java_partition_for_key(task_key(name, 0), partitions) == p && java_partition_for_key(task_key(name, 1), partitions) == p)
+    if (java_partition_for_key(task_key(name, 0), partitions) == p &&
+        java_partition_for_key(task_key(name, 1), partitions) == p)
       return name;
   }
 }
@@ -122,7 +123,8 @@ status_view expected_view() {
   b.tasks[12] = value(s::restarting, trace_restart, worker_2, 2147483647);
   b.topics["t_with.dots-and-dashes"] = topic_status{"t_with.dots-and-dashes", conn_b, 0, discovered + 2};
   view[conn_c];  // deleted: nothing left
-  view[conn_d].topics["d-topic"] = topic_status{"d-topic", conn_d, 1, discovered + 3};  // tasks gone, topics stay (as in Connect)
+  view[conn_d].topics["d-topic"] =
+      topic_status{"d-topic", conn_d, 1, discovered + 3};  // tasks gone, topics stay (as in Connect)
   return view;
 }
 
@@ -159,7 +161,9 @@ struct Interop : system_test::single_node_test {
   }
 
   /// status-store's configuration for `topic` (created with 5 partitions when it does not exist).
-  worker_config store_config(const std::string& topic) const { return config(topic, {{"status.storage.partitions", "5"}}); }
+  worker_config store_config(const std::string& topic) const {
+    return config(topic, {{"status.storage.partitions", "5"}});
+  }
 
   status_view java_view(const std::string& topic) {
     const auto result = driver.read(bootstrap(), topic, all_connectors);
@@ -200,7 +204,8 @@ TEST_F(Interop, WhatConnectWritesStatusStoreReadsAsTheSameViewAndItsPutSafeJudge
   // Versions included: status-store read Connect's and wrote its own, which Connect now reads.
   const auto java = java_view(topic);
   const auto java_diffs = differences(after, java);
-  EXPECT_TRUE(java_diffs.empty()) << "Connect's view after status-store's putSafes: " << describe_differences(java_diffs);
+  EXPECT_TRUE(java_diffs.empty()) << "Connect's view after status-store's putSafes: "
+                                  << describe_differences(java_diffs);
 }
 
 TEST_F(Interop, WhatStatusStoreWritesConnectReadsAsTheSameViewAndItsPutSafeJudgesStatusStoresStatuses) {
@@ -240,7 +245,8 @@ std::vector<status_op> one_status_per_key() {
   for (const auto& name : names) {
     ++generation;
     ops.push_back(put(connector_status{name, value(status_state::running, {}, worker_1, generation)}));
-    ops.push_back(put(task_status{name, 0, value(status_state::failed, trace_failed, worker_2, generation, name + "-1.0")}));
+    ops.push_back(
+        put(task_status{name, 0, value(status_state::failed, trace_failed, worker_2, generation, name + "-1.0")}));
     ops.push_back(put(task_status{name, 1, value(status_state::paused, trace_restart, worker_1, generation)}));
     ops.push_back(put(task_status{name, 2, value(status_state::destroyed, {}, worker_1, generation)}));
     ops.push_back(put_topic(topic_status{"topic." + name, name, 1, discovered + generation}));

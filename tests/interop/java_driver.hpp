@@ -30,7 +30,8 @@ class java_driver {
   /// `write`: plays the ops file (status_ops.hpp, to_driver_ops) through KafkaStatusBackingStore.
   driver_result write(const std::string& bootstrap, const std::string& topic, const std::string& ops) const;
   /// `read`: KafkaStatusBackingStore's view after start(), of connectors() plus `names`.
-  driver_result read(const std::string& bootstrap, const std::string& topic, const std::vector<std::string>& names) const;
+  driver_result read(const std::string& bootstrap, const std::string& topic,
+                     const std::vector<std::string>& names) const;
   /// `records`: every record of the topic, one JSON line each with "partition", "offset", "key",
   /// "value" (null for a tombstone), "key_partition" (where Java's producer puts the key) and
   /// "partitions"; exit code 1 if a record is not on its key's partition.

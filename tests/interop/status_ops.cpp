@@ -38,7 +38,10 @@ json to_json(const status_op& op) {
       return j;
     case status_op::kind::put_topic: {
       const auto& t = std::get<topic_status>(op.status);
-      return json{{"op", "put-topic"}, {"connector", t.connector}, {"topic", t.topic}, {"task", t.task},
+      return json{{"op", "put-topic"},
+                  {"connector", t.connector},
+                  {"topic", t.topic},
+                  {"task", t.task},
                   {"discover_timestamp", t.discover_timestamp}};
     }
     case status_op::kind::delete_topic: {
@@ -67,12 +70,16 @@ bool play(store& s, const std::vector<status_op>& ops) {
   for (const auto& op : ops) {
     switch (op.what) {
       case status_op::kind::put:
-        if (const auto* c = std::get_if<connector_status>(&op.status)) s.put(*c);
-        else s.put(std::get<task_status>(op.status));
+        if (const auto* c = std::get_if<connector_status>(&op.status))
+          s.put(*c);
+        else
+          s.put(std::get<task_status>(op.status));
         break;
       case status_op::kind::put_safe:
-        if (const auto* c = std::get_if<connector_status>(&op.status)) s.put_safe(*c);
-        else s.put_safe(std::get<task_status>(op.status));
+        if (const auto* c = std::get_if<connector_status>(&op.status))
+          s.put_safe(*c);
+        else
+          s.put_safe(std::get<task_status>(op.status));
         break;
       case status_op::kind::put_topic:
         s.put(std::get<topic_status>(op.status));

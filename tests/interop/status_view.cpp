@@ -36,11 +36,21 @@ std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buf[8];
@@ -90,8 +100,10 @@ template <class Map, class Both, class Missing, class Extra>
 void walk(const Map& expected, const Map& actual, Both both, Missing missing, Extra extra) {
   for (const auto& [key, value] : expected) {
     auto it = actual.find(key);
-    if (it == actual.end()) missing(key, value);
-    else both(key, value, it->second);
+    if (it == actual.end())
+      missing(key, value);
+    else
+      both(key, value, it->second);
   }
   for (const auto& [key, value] : actual)
     if (!expected.contains(key)) extra(key, value);
@@ -111,7 +123,8 @@ status_view view_from_java(const json& read_output) {
       entry.topics[topic.topic] = topic;
     }
     const auto name = field(c, "name").get<std::string>();
-    if (!view.emplace(name, std::move(entry)).second) throw std::runtime_error("Java view: connector listed twice: " + name);
+    if (!view.emplace(name, std::move(entry)).second)
+      throw std::runtime_error("Java view: connector listed twice: " + name);
   }
   return view;
 }
@@ -137,28 +150,42 @@ std::vector<std::string> differences(const status_view& expected, const status_v
       expected, actual,
       [&](const std::string& name, const connector_entry& e, const connector_entry& a) {
         const std::string where = "connector " + quoted(name);
-        if (e.status && a.status) compare_status(where, *e.status, *a.status, out);
-        else if (e.status) out.push_back(where + ": connector status expected, got none");
-        else if (a.status) out.push_back(where + ": no connector status expected, got " + std::string(to_string(a.status->state)));
+        if (e.status && a.status)
+          compare_status(where, *e.status, *a.status, out);
+        else if (e.status)
+          out.push_back(where + ": connector status expected, got none");
+        else if (a.status)
+          out.push_back(where + ": no connector status expected, got " + std::string(to_string(a.status->state)));
         walk(
             e.tasks, a.tasks,
             [&](int32_t id, const status_value& ev, const status_value& av) {
               compare_status(where + " task " + std::to_string(id), ev, av, out);
             },
-            [&](int32_t id, const status_value&) { out.push_back(where + " task " + std::to_string(id) + ": missing"); },
+            [&](int32_t id, const status_value&) {
+              out.push_back(where + " task " + std::to_string(id) + ": missing");
+            },
             [&](int32_t id, const status_value& av) {
-              out.push_back(where + " task " + std::to_string(id) + ": unexpected (" + std::string(to_string(av.state)) + ")");
+              out.push_back(where + " task " + std::to_string(id) + ": unexpected (" +
+                            std::string(to_string(av.state)) + ")");
             });
         walk(
             e.topics, a.topics,
             [&](const std::string& topic, const topic_status& et, const topic_status& at) {
               compare_topic(where + " topic " + quoted(topic), et, at, out);
             },
-            [&](const std::string& topic, const topic_status&) { out.push_back(where + " topic " + quoted(topic) + ": missing"); },
-            [&](const std::string& topic, const topic_status&) { out.push_back(where + " topic " + quoted(topic) + ": unexpected"); });
+            [&](const std::string& topic, const topic_status&) {
+              out.push_back(where + " topic " + quoted(topic) + ": missing");
+            },
+            [&](const std::string& topic, const topic_status&) {
+              out.push_back(where + " topic " + quoted(topic) + ": unexpected");
+            });
       },
-      [&](const std::string& name, const connector_entry&) { out.push_back("connector " + quoted(name) + ": missing"); },
-      [&](const std::string& name, const connector_entry&) { out.push_back("connector " + quoted(name) + ": unexpected"); });
+      [&](const std::string& name, const connector_entry&) {
+        out.push_back("connector " + quoted(name) + ": missing");
+      },
+      [&](const std::string& name, const connector_entry&) {
+        out.push_back("connector " + quoted(name) + ": unexpected");
+      });
   return out;
 }
 

@@ -17,9 +17,9 @@
 namespace status_store::interop {
 
 struct connector_entry {
-  std::optional<status_value> status;              // nullopt: no connector status
-  std::map<int32_t, status_value> tasks;           // by task id
-  std::map<std::string, topic_status> topics;      // by topic name
+  std::optional<status_value> status;          // nullopt: no connector status
+  std::map<int32_t, status_value> tasks;       // by task id
+  std::map<std::string, topic_status> topics;  // by topic name
   friend bool operator==(const connector_entry&, const connector_entry&) = default;
 };
 

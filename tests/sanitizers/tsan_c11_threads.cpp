@@ -44,11 +44,16 @@ pthread_cond_t* as_pthread(cnd_t* c) { return reinterpret_cast<pthread_cond_t*>(
 // glibc's thrd_err_map.
 int thrd_result(int err) {
   switch (err) {
-    case 0: return thrd_success;
-    case ENOMEM: return thrd_nomem;
-    case ETIMEDOUT: return thrd_timedout;
-    case EBUSY: return thrd_busy;
-    default: return thrd_error;
+    case 0:
+      return thrd_success;
+    case ENOMEM:
+      return thrd_nomem;
+    case ETIMEDOUT:
+      return thrd_timedout;
+    case EBUSY:
+      return thrd_busy;
+    default:
+      return thrd_error;
   }
 }
 

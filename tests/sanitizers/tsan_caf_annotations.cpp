@@ -57,7 +57,8 @@ namespace caf {
 void scheduled_actor::enqueue(mailbox_element_ptr element, execution_unit* context) {
   using function = void (*)(scheduled_actor*, mailbox_element_ptr, execution_unit*);
   static const function forward = original<function>(
-      "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_unitE");
+      "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
+      "unitE");
   __tsan_release(key(this));
   forward(this, std::move(element), context);
 }

@@ -111,9 +111,9 @@ TEST_F(StatusTopic, ACleanupPolicyOverrideIsIgnoredAndTheTopicIsStillCompacted) 
                    {"status.storage.replication.factor", "1"},
                    {"status.storage.cleanup.policy", "delete"}};
   const auto config = parse_worker_config(props, &warnings);
-  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
-                          [](const std::string& w) { return w.find("cleanup.policy") != std::string::npos; }))
-      << "no warning about the ignored status.storage.cleanup.policy";
+  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("cleanup.policy") != std::string::npos;
+  })) << "no warning about the ignored status.storage.cleanup.policy";
   open_store(config)->stop();
   EXPECT_EQ(describe_topic_config(bootstrap(), topic).at("cleanup.policy"), "compact");
 }
@@ -127,7 +127,8 @@ TEST_F(StatusTopic, AnExistingTopicThatIsNotCompactedStopsStartUpWithConnectsMes
     FAIL() << "the store started on a topic with cleanup.policy=delete";
   } catch (const config_error& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("Topic '" + topic + "' supplied via the 'status.storage.topic' property is required to have "
+    EXPECT_NE(what.find("Topic '" + topic +
+                        "' supplied via the 'status.storage.topic' property is required to have "
                         "'cleanup.policy=compact' to guarantee consistency and durability of connector and task "
                         "statuses, but found the topic currently has 'cleanup.policy=delete'."),
               std::string::npos)

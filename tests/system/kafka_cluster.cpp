@@ -4,11 +4,11 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace status_store::system_test {
 
@@ -65,9 +65,9 @@ void cluster_test::SetUp() {
   const std::string nodes = env("STATUS_STORE_KAFKA_NODES");
   ASSERT_FALSE(bootstrap_.empty()) << "STATUS_STORE_BOOTSTRAP is not set: " << how_to_run;
   ASSERT_FALSE(script_.empty()) << "STATUS_STORE_KAFKA_LOCAL is not set: " << how_to_run;
-  ASSERT_EQ(nodes, std::to_string(nodes_)) << "this test needs a cluster of " << nodes_
-                                           << " node(s), STATUS_STORE_KAFKA_NODES says '" << nodes << "': "
-                                           << how_to_run;
+  ASSERT_EQ(nodes, std::to_string(nodes_))
+      << "this test needs a cluster of " << nodes_ << " node(s), STATUS_STORE_KAFKA_NODES says '" << nodes
+      << "': " << how_to_run;
   // Every node up: a previous test that failed half-way through an outage must not leak it here.
   ASSERT_TRUE(kafka_local("start all")) << "could not bring every node of the cluster up";
 }
@@ -120,8 +120,8 @@ std::vector<partition_info> describe_partitions(const std::string& bootstrap, co
   if (err) throw std::runtime_error("metadata of '" + topic + "': " + rd_kafka_err2str(err));
   std::unique_ptr<const rd_kafka_metadata_t, void (*)(const rd_kafka_metadata_t*)> guard{md, rd_kafka_metadata_destroy};
   if (md->topic_cnt != 1 || md->topics[0].err)
-    throw std::runtime_error("metadata of '" + topic + "': " +
-                             (md->topic_cnt == 1 ? rd_kafka_err2str(md->topics[0].err) : "no such topic"));
+    throw std::runtime_error("metadata of '" + topic +
+                             "': " + (md->topic_cnt == 1 ? rd_kafka_err2str(md->topics[0].err) : "no such topic"));
   std::vector<partition_info> result;
   const auto& t = md->topics[0];
   for (int i = 0; i < t.partition_cnt; ++i) {
@@ -148,7 +148,8 @@ std::map<std::string, std::string> describe_topic_config(const std::string& boot
     failure = rd_kafka_event_error_string(ev);
   } else {
     size_t count = 0;
-    const auto** resources = rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &count);
+    const auto** resources =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &count);
     for (size_t i = 0; i < count && failure.empty(); ++i) {
       if (rd_kafka_ConfigResource_error(resources[i])) {
         failure = rd_kafka_ConfigResource_error_string(resources[i]);
@@ -191,7 +192,8 @@ void create_topic(const std::string& bootstrap, const std::string& topic, int pa
   } else {
     size_t count = 0;
     const auto** results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &count);
-    if (count != 1) failure = "unexpected answer";
+    if (count != 1)
+      failure = "unexpected answer";
     else if (rd_kafka_topic_result_error(results[0]))
       failure = std::string{rd_kafka_err2name(rd_kafka_topic_result_error(results[0]))} + ": " +
                 (rd_kafka_topic_result_error_string(results[0]) ? rd_kafka_topic_result_error_string(results[0]) : "");

@@ -99,7 +99,8 @@ bool eventually(Condition condition, std::chrono::milliseconds timeout) {
 
 /// Every partition of `topic` has all its replicas in sync again within `timeout` (a restarted or
 /// resumed node rejoined).
-inline bool fully_replicated(const std::string& bootstrap, const std::string& topic, std::chrono::milliseconds timeout) {
+inline bool fully_replicated(const std::string& bootstrap, const std::string& topic,
+                             std::chrono::milliseconds timeout) {
   return eventually(
       [&] {
         try {

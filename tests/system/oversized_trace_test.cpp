@@ -21,7 +21,8 @@ constexpr int broker_limit_bytes = 100'000;  // the topic's max.message.bytes
 
 /// About `bytes` bytes of a Java trace whose root cause is on its last line.
 std::string long_trace(std::size_t bytes) {
-  std::string trace = "org.apache.kafka.connect.errors.ConnectException: Exiting WorkerSinkTask due to unrecoverable exception.\n";
+  std::string trace =
+      "org.apache.kafka.connect.errors.ConnectException: Exiting WorkerSinkTask due to unrecoverable exception.\n";
   for (int frame = 0; trace.size() < bytes; ++frame)
     trace += "\tat org.apache.kafka.connect.runtime.WorkerSinkTask.deliverMessages(WorkerSinkTask.java:" +
              std::to_string(600 + frame) + ")\n";

@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 
+#include <unistd.h>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 
 using namespace status_store;
 using namespace status_store::system_test;
@@ -52,10 +52,12 @@ struct ScramBroker : secure_broker_test {
     while (!lib.empty() && (lib.back() == '\n' || lib.back() == '\r')) lib.pop_back();
     if (lib.empty()) return false;
     // Letters and digits only in both, so nothing here needs quoting beyond the brackets.
-    const std::string command = "java -XX:TieredStopAtLevel=1 -cp '" + lib + "/*' org.apache.kafka.tools.ConfigCommand "
-                                "--bootstrap-server " + bootstrap() + " --alter --add-config '" + mechanism +
-                                "=[iterations=4096,password=" + pass +
-                                "]' --entity-type users --entity-name " + user + " > /dev/null 2>&1";
+    const std::string command = "java -XX:TieredStopAtLevel=1 -cp '" + lib +
+                                "/*' org.apache.kafka.tools.ConfigCommand "
+                                "--bootstrap-server " +
+                                bootstrap() + " --alter --add-config '" + mechanism +
+                                "=[iterations=4096,password=" + pass + "]' --entity-type users --entity-name " + user +
+                                " > /dev/null 2>&1";
     return std::system(command.c_str()) == 0;
   }
 };
@@ -81,8 +83,9 @@ TEST_F(ScramBroker, ScramSha512WithTheRightPasswordWritesAndReadsBackAndLogsNoSe
 TEST_F(ScramBroker, ScramSha256WithAWrongPasswordFailsStartUpAtOnceAsAnAuthenticationErrorLoggedOnce) {
   // A start-up deadline longer than the test's ctest timeout: only the authentication error itself
   // can end the start-up in time.
-  expect_start_up_refused_once(scram_config("scram-wrong", wrong_password, {{"status.storage.startup.timeout.ms", "600000"}}),
-                               "invalid credentials with SASL mechanism SCRAM-SHA-256");
+  expect_start_up_refused_once(
+      scram_config("scram-wrong", wrong_password, {{"status.storage.startup.timeout.ms", "600000"}}),
+      "invalid credentials with SASL mechanism SCRAM-SHA-256");
 }
 
 TEST_F(ScramBroker, AProducerThatCannotAuthenticateWithScramFailsEachUpdateOnceWithoutRetrying) {
@@ -103,25 +106,29 @@ TEST_F(ScramBroker, AProducerThatCannotAuthenticateWithScramFailsEachUpdateOnceW
 TEST_F(ScramBroker, ACredentialThatStartsWorkingBeforeAnOutageLetsTheOutagesTimeoutsBeRetried) {
   const std::string late_user = "late-" + std::to_string(::getpid());
   const std::string late_password = password.substr(0, 12) + "Late" + password.substr(12);
-  const auto config = scram_config("scram-late-user", password,
-                                   {{"producer.sasl.jaas.config", jaas("scram.ScramLoginModule", late_user, late_password)},
-                                    {"producer.message.timeout.ms", "3000"},
-                                    {"producer.reconnect.backoff.max.ms", "1000"},
-                                    {"status.storage.retry.max.retries", "20"},
-                                    {"status.storage.retry.initial.backoff.ms", "200"},
-                                    {"status.storage.retry.max.backoff.ms", "1000"}});
+  const auto config =
+      scram_config("scram-late-user", password,
+                   {{"producer.sasl.jaas.config", jaas("scram.ScramLoginModule", late_user, late_password)},
+                    {"producer.message.timeout.ms", "3000"},
+                    {"producer.reconnect.backoff.max.ms", "1000"},
+                    {"status.storage.retry.max.retries", "20"},
+                    {"status.storage.retry.initial.backoff.ms", "200"},
+                    {"status.storage.retry.max.backoff.ms", "1000"}});
   auto s = open_store(config, store_options{.jitter_seed = 1});
   // 1. The producer's user does not exist yet: each update fails once as an authentication failure.
-  for (int i = 0; i < 5; ++i) s->put(connector_status{"before-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
+  for (int i = 0; i < 5; ++i)
+    s->put(connector_status{"before-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
   ASSERT_TRUE(s->flush(60s));
   auto c = s->metrics().counters;
   ASSERT_EQ(c.authentication_failure, 5u);
   ASSERT_EQ(c.retry, 0u);
 
   // 2. The operator adds the user; before anything is delivered with it, the broker goes away.
-  ASSERT_TRUE(add_scram_credential("SCRAM-SHA-256", late_user, late_password)) << "ConfigCommand could not add the SCRAM user";
+  ASSERT_TRUE(add_scram_credential("SCRAM-SHA-256", late_user, late_password))
+      << "ConfigCommand could not add the SCRAM user";
   ASSERT_TRUE(kafka_local("stop 1"));
-  for (int i = 0; i < 5; ++i) s->put(connector_status{"outage-" + std::to_string(i), {status_state::running, {}, "w:8083", 2}});
+  for (int i = 0; i < 5; ++i)
+    s->put(connector_status{"outage-" + std::to_string(i), {status_state::running, {}, "w:8083", 2}});
   // Each attempt times out after 3 s: retried, not failed.
   const bool retried = eventually([&] { return s->metrics().counters.retry >= 5; }, 30s);
   c = s->metrics().counters;

@@ -128,10 +128,12 @@ void secure_broker_test::expect_start_up_refused_once(const worker_config& confi
 void secure_broker_test::expect_each_update_fails_once_without_retrying(const worker_config& config) {
   stderr_capture log;
   auto s = open_store(config, store_options{.jitter_seed = 1});
-  for (int i = 0; i < 10; ++i) s->put(connector_status{"auth-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
+  for (int i = 0; i < 10; ++i)
+    s->put(connector_status{"auth-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
   // Resolved (failed) within one attempt each: a 3 s message timeout, no retries.
   ASSERT_TRUE(s->flush(60s)) << "updates still pending";
-  for (int i = 0; i < 5; ++i) s->put(connector_status{"auth-late-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
+  for (int i = 0; i < 5; ++i)
+    s->put(connector_status{"auth-late-" + std::to_string(i), {status_state::running, {}, "w:8083", 1}});
   ASSERT_TRUE(s->flush(60s)) << "updates still pending";
   const auto c = s->metrics().counters;
   const std::string prometheus = prometheus_text(s->metrics());

@@ -56,10 +56,11 @@ TEST_F(SecureBroker, AProducerThatCannotAuthenticateFailsEachUpdateOnceWithoutRe
 
 TEST_F(SecureBroker, TlsWithoutTheBrokersCaFailsStartUpAtOnceNamingTheCertificate) {
   // The system's CAs do not include the throwaway CA that signed the broker's certificate.
-  const auto config = this->config(unique_topic("tls-untrusted"), {{"bootstrap.servers", ssl_bootstrap},
-                                                                   {"security.protocol", "SSL"},
-                                                                   {"ssl.ca.location", "/etc/ssl/certs/ca-certificates.crt"},
-                                                                   {"status.storage.startup.timeout.ms", "600000"}});
+  const auto config =
+      this->config(unique_topic("tls-untrusted"), {{"bootstrap.servers", ssl_bootstrap},
+                                                   {"security.protocol", "SSL"},
+                                                   {"ssl.ca.location", "/etc/ssl/certs/ca-certificates.crt"},
+                                                   {"status.storage.startup.timeout.ms", "600000"}});
   const std::string error = start_up_error(config);
   ASSERT_FALSE(error.empty()) << "the store trusted a certificate from an unknown CA";
   EXPECT_NE(error.find("(_SSL)"), std::string::npos) << error;

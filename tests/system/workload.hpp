@@ -19,14 +19,16 @@ namespace status_store::system_test {
 class workload {
  public:
   /// `keys` keys: the first keys/5 are connectors "<prefix>-<c>", the rest their tasks.
-  workload(std::string prefix, int keys) : prefix_(std::move(prefix)), keys_(keys), connectors_(std::max(keys / 5, 1)) {}
+  workload(std::string prefix, int keys)
+      : prefix_(std::move(prefix)), keys_(keys), connectors_(std::max(keys / 5, 1)) {}
 
   int keys() const { return keys_; }
   std::string connector_name(int c) const { return prefix_ + "-" + std::to_string(c); }
 
   /// Puts update `i` for key `key` (generation `i`); `destroyed` writes a tombstone.
   void put(store& s, int key, int i, bool destroyed = false) {
-    status_value value{state_for(i, destroyed), trace_for(i, destroyed), "worker-" + std::to_string(i % 3) + ":8083", i};
+    status_value value{state_for(i, destroyed), trace_for(i, destroyed), "worker-" + std::to_string(i % 3) + ":8083",
+                       i};
     std::lock_guard lock{mutex_};
     if (key < connectors_) {
       connector_status status{connector_name(key), value};
@@ -66,8 +68,8 @@ class workload {
  private:
   static status_state state_for(int i, bool destroyed) {
     if (destroyed) return status_state::destroyed;
-    static constexpr status_state cycle[] = {status_state::running, status_state::paused, status_state::running,
-                                             status_state::failed, status_state::unassigned, status_state::restarting};
+    static constexpr status_state cycle[] = {status_state::running, status_state::paused,     status_state::running,
+                                             status_state::failed,  status_state::unassigned, status_state::restarting};
     return cycle[i % 6];
   }
   static std::optional<std::string> trace_for(int i, bool destroyed) {

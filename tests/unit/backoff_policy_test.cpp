@@ -58,7 +58,8 @@ TEST(BackoffPolicy, EveryDelayLiesWithinTheFormulasBounds) {
   for (uint32_t n = 0; n < 40; ++n) {
     const double capped_ms = std::min(300.0 * std::pow(2.0, n), 10000.0);
     for (int i = 0; i < 200; ++i) {
-      const double d_ms = std::chrono::duration<double, std::milli>(backoff_delay(kip_defaults, n, jitter.next())).count();
+      const double d_ms =
+          std::chrono::duration<double, std::milli>(backoff_delay(kip_defaults, n, jitter.next())).count();
       EXPECT_GE(d_ms, capped_ms);
       EXPECT_LE(d_ms, capped_ms * 1.25);
     }

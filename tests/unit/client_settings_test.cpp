@@ -134,8 +134,7 @@ TEST(ProducerSettings, MockClusterLeavesBootstrapServersToTheCaller) {
   EXPECT_EQ(value_of(settings, "bootstrap.servers"), std::nullopt);
   EXPECT_EQ(value_of(consumer_settings(config_with({{"bootstrap.servers", "mock"}})), "bootstrap.servers"),
             std::nullopt);
-  EXPECT_EQ(value_of(admin_settings(config_with({{"bootstrap.servers", "mock"}})), "bootstrap.servers"),
-            std::nullopt);
+  EXPECT_EQ(value_of(admin_settings(config_with({{"bootstrap.servers", "mock"}})), "bootstrap.servers"), std::nullopt);
 }
 
 TEST(ProducerSettings, SecretsArePassedUnmasked) {
@@ -152,12 +151,9 @@ TEST(ProducerSettings, OverridesOfOtherClientsDoNotLeakIn) {
 
 TEST(ConsumerSettings, DefaultConfiguration) {
   const kafka_settings expected{
-      {"bootstrap.servers", "localhost:9092"},
-      {"reconnect.backoff.max.ms", "1000"},
-      {"enable.auto.commit", "false"},
-      {"auto.offset.reset", "earliest"},
-      {"enable.partition.eof", "true"},
-      {"client.id", "connect-cluster-statuses"},
+      {"bootstrap.servers", "localhost:9092"},  {"reconnect.backoff.max.ms", "1000"},
+      {"enable.auto.commit", "false"},          {"auto.offset.reset", "earliest"},
+      {"enable.partition.eof", "true"},         {"client.id", "connect-cluster-statuses"},
       {"group.id", "connect-cluster-statuses"},
   };
   EXPECT_EQ(consumer_settings(config_with({})), expected);

@@ -34,9 +34,9 @@ struct CoalescingTable : ::testing::Test {
     collect();
   }
   bool report(const outgoing_record& r, const delivery_verdict& verdict) {
-    const bool retry = table.delivered(delivery_result{r.key, r.send_id, verdict.outcome == delivery_outcome::success ? 0 : 1,
-                                                       0, "error", verdict},
-                                       now);
+    const bool retry = table.delivered(
+        delivery_result{r.key, r.send_id, verdict.outcome == delivery_outcome::success ? 0 : 1, 0, "error", verdict},
+        now);
     collect();
     return retry;
   }
@@ -109,7 +109,7 @@ TEST_F(CoalescingTable, AfterMaxRetriesTheUpdateFailsAndTheValueBehindItIsSentFr
   retry_now();
   report(sent[1], timed_out);
   retry_now();
-  put("a", "v2");  // waits behind the last attempt
+  put("a", "v2");                            // waits behind the last attempt
   EXPECT_FALSE(report(sent[2], timed_out));  // the third attempt: max.retries (2) used up
   ASSERT_EQ(sent.size(), 4u);
   EXPECT_EQ(sent[3].value, "v2");
@@ -136,7 +136,7 @@ TEST_F(CoalescingTable, PutSafeIsDroppedAtAcceptWhenAnotherWorkersNewerGeneratio
   read_back("t", false, "w2", 5, false);
   put("t", "mine", "w1", 4, true);
   EXPECT_TRUE(sent.empty());
-  put("t", "same-worker", "w2", 3, true);   // the same worker may go back
+  put("t", "same-worker", "w2", 3, true);    // the same worker may go back
   put("u", "nothing-known", "w1", 1, true);  // nothing known: written
   EXPECT_EQ(sent.size(), 2u);
   EXPECT_EQ(check_conservation().dropped_stale, 1u);
@@ -244,7 +244,7 @@ TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
   now += 4'000'000;  // 4 ms
   report(sent[0], acknowledged);
   EXPECT_EQ(table.take_ack_latencies(), std::vector<uint64_t>{4000});  // v1, acknowledged 4 ms after its put
-  EXPECT_TRUE(table.take_ack_latencies().empty());                   // each latency is reported once
+  EXPECT_TRUE(table.take_ack_latencies().empty());                     // each latency is reported once
   EXPECT_EQ(table.counters().coalesced, 1u);
 }
 

@@ -31,7 +31,8 @@ TEST(CredentialFailureWatch, AWrongPasswordStartsAnEpisodeThatAllBrokersDownDoes
 
 TEST(CredentialFailureWatch, ATlsHandshakeFailureIsACredentialFailureToo) {
   credential_failure_watch watch{"admin"};
-  watch.on_error(RD_KAFKA_RESP_ERR__SSL, "ssl://127.0.0.1:9094/bootstrap: SSL handshake failed: certificate verify failed");
+  watch.on_error(RD_KAFKA_RESP_ERR__SSL,
+                 "ssl://127.0.0.1:9094/bootstrap: SSL handshake failed: certificate verify failed");
   watch.on_error(RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN, "1/1 brokers are down");
   ASSERT_TRUE(watch.failure());
   EXPECT_EQ(watch.failure()->error, RD_KAFKA_RESP_ERR__SSL);
@@ -70,8 +71,8 @@ TEST(CredentialFailureWatch, OtherErrorsNeitherStartNorEndAnEpisode) {
     EXPECT_FALSE(watch.failing()) << rd_kafka_err2name(error);
   }
   watch.on_error(RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED, "the broker's own error code");
-  for (const auto error : {RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN, RD_KAFKA_RESP_ERR__TIMED_OUT,
-                           RD_KAFKA_RESP_ERR__MSG_TIMED_OUT}) {
+  for (const auto error :
+       {RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN, RD_KAFKA_RESP_ERR__TIMED_OUT, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT}) {
     watch.on_error(error, "something else");
     EXPECT_TRUE(watch.failing()) << rd_kafka_err2name(error);
   }

@@ -27,8 +27,8 @@ TEST_P(DeliveryErrorRowTest, ClassifyFollowsTheRow) {
   const delivery_error_row& row = GetParam();
   // The one exception to the row: the outage hold's purge is "not sent", neither retried nor failed.
   const auto expected = row.code == RD_KAFKA_RESP_ERR__PURGE_QUEUE ? delivery_outcome::not_sent
-                        : row.retriable                           ? delivery_outcome::retriable
-                                                                  : delivery_outcome::non_retriable;
+                        : row.retriable                            ? delivery_outcome::retriable
+                                                                   : delivery_outcome::non_retriable;
   EXPECT_EQ(classify_delivery_error(err(row.code)), expected);
 }
 
@@ -50,8 +50,8 @@ TEST_P(DeliveryErrorRowTest, ReasonIsShortAndPresent) {
 }
 
 std::string row_test_name(const ::testing::TestParamInfo<delivery_error_row>& info) {
-  std::string name = info.param.name.starts_with("_") ? "local" + std::string(info.param.name)
-                                                      : std::string(info.param.name);
+  std::string name =
+      info.param.name.starts_with("_") ? "local" + std::string(info.param.name) : std::string(info.param.name);
   return name;
 }
 
@@ -82,10 +82,10 @@ TEST(DeliveryErrorTable, CodesOutsideTheTableAreNonRetriable) {
 }
 
 TEST(DeliveryErrorTable, CoversTheRequiredCodes) {
-  const std::set<int> required{-192, -185, -166, -195, -187, -184, -153, -182, -152, -151, -150, -186, -172,
-                               -190, -188, -169, -165, 1,    2,    3,    5,    6,    7,    8,    9,    10,
-                               13,   18,   19,   20,   21,   29,   31,   32,   35,   41,   43,   44,   45,
-                               47,   51,   56,   58,   59,   72,   74,   75,   78,   80,   83,   87,   89,   -1};
+  const std::set<int> required{-192, -185, -166, -195, -187, -184, -153, -182, -152, -151, -150, -186, -172, -190,
+                               -188, -169, -165, 1,    2,    3,    5,    6,    7,    8,    9,    10,   13,   18,
+                               19,   20,   21,   29,   31,   32,   35,   41,   43,   44,   45,   47,   51,   56,
+                               58,   59,   72,   74,   75,   78,   80,   83,   87,   89,   -1};
   std::set<int> present;
   for (const auto& row : delivery_error_table()) present.insert(row.code);
   for (int code : required) EXPECT_TRUE(present.count(code)) << "missing row for " << code;
@@ -139,9 +139,9 @@ TEST(DeliveryErrorDecisions, BrokerNotAvailableIsRetriableAlthoughJavaSaysOtherw
 }
 
 TEST(DeliveryErrorDecisions, JavaRetriableErrorsThatLibrdkafkaTreatsAsPermanentAreRetriable) {
-  for (auto e : {RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION, RD_KAFKA_RESP_ERR_INVALID_MSG,
-                 RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH, RD_KAFKA_RESP_ERR_UNKNOWN_LEADER_EPOCH,
-                 RD_KAFKA_RESP_ERR_THROTTLING_QUOTA_EXCEEDED}) {
+  for (auto e :
+       {RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION, RD_KAFKA_RESP_ERR_INVALID_MSG, RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH,
+        RD_KAFKA_RESP_ERR_UNKNOWN_LEADER_EPOCH, RD_KAFKA_RESP_ERR_THROTTLING_QUOTA_EXCEEDED}) {
     EXPECT_EQ(classify_delivery_error(e), delivery_outcome::retriable) << rd_kafka_err2name(e);
   }
 }
@@ -168,13 +168,14 @@ TEST(DeliveryErrorAdvice, SizeErrorsNameTheTraceBudgetAndTheLimits) {
 }
 
 TEST(DeliveryErrorAdvice, AuthenticationErrorsNameTheSecuritySettingsAndAreCountedApart) {
-  for (auto e : {RD_KAFKA_RESP_ERR__AUTHENTICATION, RD_KAFKA_RESP_ERR__SSL, RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED}) {
+  for (auto e :
+       {RD_KAFKA_RESP_ERR__AUTHENTICATION, RD_KAFKA_RESP_ERR__SSL, RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED}) {
     EXPECT_EQ(classify_delivery_error(e), delivery_outcome::non_retriable) << rd_kafka_err2name(e);
     EXPECT_TRUE(is_authentication_error(e)) << rd_kafka_err2name(e);
     EXPECT_NE(std::string{delivery_error_advice(e)}.find("sasl.*"), std::string::npos) << rd_kafka_err2name(e);
   }
-  for (auto e : {RD_KAFKA_RESP_ERR_NO_ERROR, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT, RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED,
-                 RD_KAFKA_RESP_ERR__TRANSPORT}) {
+  for (auto e : {RD_KAFKA_RESP_ERR_NO_ERROR, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT,
+                 RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR__TRANSPORT}) {
     EXPECT_FALSE(is_authentication_error(e)) << rd_kafka_err2name(e);
   }
 }

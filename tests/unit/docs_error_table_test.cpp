@@ -35,8 +35,10 @@ TEST(DocsRetries, ErrorTableMatchesTheCode) {
   std::vector<std::vector<std::string>> rows;
   bool inside = false;
   for (std::string line; std::getline(doc, line);) {
-    if (line.find("<!-- error-table:begin -->") != std::string::npos) inside = true;
-    else if (line.find("<!-- error-table:end -->") != std::string::npos) inside = false;
+    if (line.find("<!-- error-table:begin -->") != std::string::npos)
+      inside = true;
+    else if (line.find("<!-- error-table:end -->") != std::string::npos)
+      inside = false;
     else if (inside && line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
              line.find("| code |") == std::string::npos)
       rows.push_back(split_row(line));

@@ -61,9 +61,15 @@ TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
 TEST(StatusJson, OneLinePerStatusWithTheFieldsThatApply) {
   auto lines = status_lines_json(sample_view());
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0], R"({"key":"status-connector-src","type":"connector","connector":"src","state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":2,"version":null})");
-  EXPECT_EQ(lines[1], R"({"key":"status-task-src-0","type":"task","connector":"src","task":0,"state":"FAILED","trace":"boom\n\tat x","worker_id":"w1:8083","generation":2,"version":"1.4.0"})");
-  EXPECT_EQ(lines[2], R"({"key":"status-topic-orders:connector-src","type":"topic","connector":"src","task":0,"topic":"orders","discover_timestamp":1580000000000})");
+  EXPECT_EQ(
+      lines[0],
+      R"({"key":"status-connector-src","type":"connector","connector":"src","state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":2,"version":null})");
+  EXPECT_EQ(
+      lines[1],
+      R"({"key":"status-task-src-0","type":"task","connector":"src","task":0,"state":"FAILED","trace":"boom\n\tat x","worker_id":"w1:8083","generation":2,"version":"1.4.0"})");
+  EXPECT_EQ(
+      lines[2],
+      R"({"key":"status-topic-orders:connector-src","type":"topic","connector":"src","task":0,"topic":"orders","discover_timestamp":1580000000000})");
 }
 
 TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
@@ -78,8 +84,10 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
                       "status_update_success_total 7\n"),
             std::string::npos);
   EXPECT_NE(text.find("status_update_retry_total 3\n"), std::string::npos);
-  EXPECT_NE(text.find("# TYPE status_update_oldest_unacked_age_seconds gauge\nstatus_update_oldest_unacked_age_seconds 1.5\n"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find(
+          "# TYPE status_update_oldest_unacked_age_seconds gauge\nstatus_update_oldest_unacked_age_seconds 1.5\n"),
+      std::string::npos);
   EXPECT_NE(text.find("status_replay_duration_seconds -1\n"), std::string::npos);  // still replaying
   // Latency gauges: microseconds inside, seconds in Prometheus, -1 before the first acknowledgement.
   EXPECT_NE(text.find("status_update_ack_latency_p99_seconds -1\n"), std::string::npos);
@@ -94,8 +102,8 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
   std::istringstream lines{text};
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("# HELP ", 0) == 0) continue;
-    const std::string name = line.rfind("# TYPE ", 0) == 0 ? line.substr(7, line.find(' ', 7) - 7)
-                                                            : line.substr(0, line.find(' '));
+    const std::string name =
+        line.rfind("# TYPE ", 0) == 0 ? line.substr(7, line.find(' ', 7) - 7) : line.substr(0, line.find(' '));
     EXPECT_EQ(name.find('-'), std::string::npos) << line;
   }
 }

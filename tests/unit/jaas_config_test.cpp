@@ -1,14 +1,14 @@
 // sasl.jaas.config -> librdkafka's sasl.username / sasl.password: Kafka's JaasConfig grammar, one
 // entry, PlainLoginModule or ScramLoginModule, and errors that name the property but never show any
 // part of the value.
-#include "config/config_error.hpp"
 #include "config/jaas_config.hpp"
+#include "config/config_error.hpp"
 
 #include <gtest/gtest.h>
 
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 using namespace status_store;
 
@@ -29,15 +29,16 @@ std::optional<config_error> error_for(const std::string& value) {
 }  // namespace
 
 TEST(JaasConfig, PlainLoginModuleAsConnectDocumentsIt) {
-  const auto c = parse_jaas_credentials(
-      "sasl.jaas.config", plain + " required username=\"alice\" password=\"alice-secret\";");
+  const auto c =
+      parse_jaas_credentials("sasl.jaas.config", plain + " required username=\"alice\" password=\"alice-secret\";");
   EXPECT_EQ(c.login_module, plain);
   EXPECT_EQ(c.username, "alice");
   EXPECT_EQ(c.password, "alice-secret");
 }
 
 TEST(JaasConfig, ScramLoginModuleWithBareWordsAndOtherOptions) {
-  const auto c = parse_jaas_credentials("sasl.jaas.config", scram + " REQUIRED username=bob password=s3cr3t-pw debug=true;");
+  const auto c =
+      parse_jaas_credentials("sasl.jaas.config", scram + " REQUIRED username=bob password=s3cr3t-pw debug=true;");
   EXPECT_EQ(c.login_module, scram);
   EXPECT_EQ(c.username, "bob");
   EXPECT_EQ(c.password, "s3cr3t-pw");
@@ -64,7 +65,8 @@ TEST(JaasConfig, MalformedEntriesNameThePropertyAndTheRule) {
       {"", "Login module not specified in JAAS config"},
       {"   // only a comment", "Login module not specified in JAAS config"},
       {plain, "Login module control flag not specified in JAAS config"},
-      {plain + " username=u password=p;", "Invalid login module control flag in JAAS config (required, requisite, sufficient or optional)"},
+      {plain + " username=u password=p;",
+       "Invalid login module control flag in JAAS config (required, requisite, sufficient or optional)"},
       {plain + " required username=u password=p", "JAAS config entry not terminated by semi-colon"},
       {plain + " required username password=p;", "Value not specified for key 'username' in JAAS config"},
       {plain + " required username=u password=;", "Value not specified for key 'password' in JAAS config"},
@@ -91,8 +93,9 @@ TEST(JaasConfig, OtherLoginModulesAreRefusedByName) {
       error_for("org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientSecret=zzz;");
   ASSERT_TRUE(error);
   const std::string what = error->what();
-  EXPECT_NE(what.find("Login module org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule is not supported"),
-            std::string::npos)
+  EXPECT_NE(
+      what.find("Login module org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule is not supported"),
+      std::string::npos)
       << what;
   EXPECT_NE(what.find("PlainLoginModule"), std::string::npos) << what;
   EXPECT_EQ(what.find("zzz"), std::string::npos) << what;
@@ -101,8 +104,8 @@ TEST(JaasConfig, OtherLoginModulesAreRefusedByName) {
 TEST(JaasConfig, NoErrorEverShowsThePassword) {
   for (const std::string& value : std::vector<std::string>{
            plain + " required username=u password=hunter2", plain + " required username=u password=\"hunter2",
-        plain + " required password=hunter2;", plain + " hunter2 username=u;", std::string{"hunter2"},
-        plain + " required username=u password=p; hunter2 required;"}) {
+           plain + " required password=hunter2;", plain + " hunter2 username=u;", std::string{"hunter2"},
+           plain + " required username=u password=p; hunter2 required;"}) {
     const auto error = error_for(value);
     ASSERT_TRUE(error) << value;
     EXPECT_EQ(std::string{error->what()}.find("hunter2"), std::string::npos) << error->what();

@@ -64,8 +64,8 @@ TEST(JavaPartitionForKey, AgreesWithLibrdkafkaMurmur2Partitioner) {
   // librdkafka's partitioner=murmur2_random hashes non-null keys with the same murmur2.
   for (int32_t partitions : {1, 3, 5, 25}) {
     for (int i = 0; i < 500; ++i) {
-      const std::string key = i % 2 == 0 ? task_key("connector-" + std::to_string(i % 37), i)
-                                         : connector_key("conn-" + std::to_string(i));
+      const std::string key =
+          i % 2 == 0 ? task_key("connector-" + std::to_string(i % 37), i) : connector_key("conn-" + std::to_string(i));
       const int32_t expected =
           rd_kafka_msg_partitioner_murmur2(nullptr, key.data(), key.size(), partitions, nullptr, nullptr);
       ASSERT_EQ(java_partition_for_key(key, partitions), expected) << key << " over " << partitions;

@@ -21,8 +21,20 @@ TEST(LatencyHistogram, EmptyReportsZero) {
 }
 
 TEST(LatencyHistogram, EveryValueLiesInABucketAtMostOneSixteenthWide) {
-  std::vector<uint64_t> values{0, 1, 15, 16, 17, 31, 32, 33, 1000, 65535, 65536, 1'000'000,
-                               std::numeric_limits<uint64_t>::max() / 3, std::numeric_limits<uint64_t>::max()};
+  std::vector<uint64_t> values{0,
+                               1,
+                               15,
+                               16,
+                               17,
+                               31,
+                               32,
+                               33,
+                               1000,
+                               65535,
+                               65536,
+                               1'000'000,
+                               std::numeric_limits<uint64_t>::max() / 3,
+                               std::numeric_limits<uint64_t>::max()};
   std::mt19937_64 random{7};
   for (int i = 0; i < 10000; ++i) values.push_back(random() >> (random() % 64));
   for (const uint64_t v : values) {

@@ -1,7 +1,7 @@
 // java.util.Properties#load semantics. Every expectation here was checked against Java 17's
 // Properties.load(new StringReader(text)); the few deliberate differences are marked.
-#include "config/config_error.hpp"
 #include "config/properties.hpp"
+#include "config/config_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,9 +105,7 @@ TEST(PropertiesContinuation, LeadingWhitespaceOfTheContinuationIsDropped) {
   EXPECT_EQ(parse_properties("list=one, \\\n      two, \\\n\t\fthree").at("list"), "one, two, three");
 }
 
-TEST(PropertiesContinuation, ContinuationCanSplitTheKey) {
-  EXPECT_EQ(parse_properties("ke\\\n  y=v").at("key"), "v");
-}
+TEST(PropertiesContinuation, ContinuationCanSplitTheKey) { EXPECT_EQ(parse_properties("ke\\\n  y=v").at("key"), "v"); }
 
 TEST(PropertiesContinuation, HashOnAContinuationLineIsContent) {
   EXPECT_EQ(parse_properties("k=a\\\n#b").at("k"), "a#b");
@@ -146,17 +144,13 @@ TEST(PropertiesLineEnds, CrLfContinuation) {
   EXPECT_EQ(parse_properties("k=a\\\r  b").at("k"), "ab");
 }
 
-TEST(PropertiesEscapes, ControlEscapes) {
-  EXPECT_EQ(parse_properties("k=a\\tb\\nc\\rd\\fe").at("k"), "a\tb\nc\rd\fe");
-}
+TEST(PropertiesEscapes, ControlEscapes) { EXPECT_EQ(parse_properties("k=a\\tb\\nc\\rd\\fe").at("k"), "a\tb\nc\rd\fe"); }
 
 TEST(PropertiesEscapes, OtherEscapesMeanTheCharacterItself) {
   EXPECT_EQ(parse_properties("k=\\a\\b\\=\\:\\ \\#\\!\\\\").at("k"), "ab=: #!\\");
 }
 
-TEST(PropertiesEscapes, EscapedLeadingSpaceIsKept) {
-  EXPECT_EQ(parse_properties("k=\\  v").at("k"), "  v");
-}
+TEST(PropertiesEscapes, EscapedLeadingSpaceIsKept) { EXPECT_EQ(parse_properties("k=\\  v").at("k"), "  v"); }
 
 TEST(PropertiesEscapes, EscapesInKeys) {
   EXPECT_EQ(parse_properties("a\\tb=v").count("a\tb"), 1U);
@@ -191,13 +185,9 @@ TEST(PropertiesEscapes, EscapedUnicodeSeparatorDoesNotSplit) {
   EXPECT_EQ(parse_properties("a\\u003db=v").at("a=b"), "v");
 }
 
-TEST(PropertiesEscapes, RawUtf8PassesThrough) {
-  EXPECT_EQ(parse_properties("k=caf\xc3\xa9").at("k"), "caf\xc3\xa9");
-}
+TEST(PropertiesEscapes, RawUtf8PassesThrough) { EXPECT_EQ(parse_properties("k=caf\xc3\xa9").at("k"), "caf\xc3\xa9"); }
 
-TEST(PropertiesDuplicates, LastDuplicateWins) {
-  EXPECT_EQ(parse_properties("k=1\nk=2\nk 3").at("k"), "3");
-}
+TEST(PropertiesDuplicates, LastDuplicateWins) { EXPECT_EQ(parse_properties("k=1\nk=2\nk 3").at("k"), "3"); }
 
 TEST(PropertiesFile, LoadsAFile) {
   const auto path = std::filesystem::temp_directory_path() / "status_store_properties_test.properties";
@@ -219,9 +209,9 @@ TEST(PropertiesFile, MissingFileThrowsConfigErrorNamingTheFlag) {
     EXPECT_EQ(error.property(), "--config");
     EXPECT_EQ(error.value(), path);
     EXPECT_EQ(error.rule(), "cannot read file: No such file or directory");
-    EXPECT_STREQ(error.what(), ("Invalid value " + path +
-                                " for configuration --config: cannot read file: No such file or directory")
-                                   .c_str());
+    EXPECT_STREQ(
+        error.what(),
+        ("Invalid value " + path + " for configuration --config: cannot read file: No such file or directory").c_str());
   }
 }
 

@@ -1,8 +1,8 @@
 // A Connect worker's security settings reach librdkafka under librdkafka's names, or stop start-up
 // with an error naming the property and the rule (check-config exits 2).
+#include "config/security_settings.hpp"
 #include "config/client_settings.hpp"
 #include "config/config_error.hpp"
-#include "config/security_settings.hpp"
 #include "config/worker_config.hpp"
 
 #include <gtest/gtest.h>
@@ -60,8 +60,8 @@ TEST(SecuritySettings, PlainJaasConfigBecomesUsernameAndPasswordForEveryClient) 
 }
 
 TEST(SecuritySettings, ScramJaasConfigWithScramSha256) {
-  const worker_config config = parse_worker_config(
-      worker({{"security.protocol", "SASL_SSL"}, {"sasl.mechanism", "SCRAM-SHA-256"}, {"sasl.jaas.config", scram_jaas}}));
+  const worker_config config = parse_worker_config(worker(
+      {{"security.protocol", "SASL_SSL"}, {"sasl.mechanism", "SCRAM-SHA-256"}, {"sasl.jaas.config", scram_jaas}}));
   EXPECT_EQ(config.security_settings.at("sasl.username"), "alice");
   EXPECT_EQ(config.security_settings.at("sasl.password"), "alice-secret");
   EXPECT_EQ(config.security_settings.at("sasl.mechanism"), "SCRAM-SHA-256");
@@ -104,11 +104,11 @@ TEST(SecuritySettings, PemTruststoreBecomesCaLocationAndInlineCertificatesCaPem)
 }
 
 TEST(SecuritySettings, JksAndPkcs12TruststoresAreRefusedSayingWhatToUse) {
-  for (const auto& [type, conversion] :
-       {std::pair<std::string, std::string>{"", "keytool -exportcert -rfc"}, {"JKS", "keytool -exportcert -rfc"},
-        {"PKCS12", "openssl pkcs12 -in FILE -nokeys"}}) {
-    properties props = worker({{"ssl.truststore.location", "/etc/kafka/truststore.jks"},
-                               {"ssl.truststore.password", "changeit"}});
+  for (const auto& [type, conversion] : {std::pair<std::string, std::string>{"", "keytool -exportcert -rfc"},
+                                         {"JKS", "keytool -exportcert -rfc"},
+                                         {"PKCS12", "openssl pkcs12 -in FILE -nokeys"}}) {
+    properties props =
+        worker({{"ssl.truststore.location", "/etc/kafka/truststore.jks"}, {"ssl.truststore.password", "changeit"}});
     if (!type.empty()) props["ssl.truststore.type"] = type;
     const auto error = error_for(props);
     ASSERT_TRUE(error) << type;
@@ -130,11 +130,11 @@ TEST(SecuritySettings, KeystoreTypes) {
                                                            {"ssl.keystore.location", "/c.p12"},
                                                            {"ssl.keystore.password", "k"},
                                                            {"ssl.key.password", "kk"}}));
-  EXPECT_EQ(pkcs12.security_settings, (settings_map{{"ssl.key.password", "kk"},
-                                                    {"ssl.keystore.location", "/c.p12"},
-                                                    {"ssl.keystore.password", "k"}}));
-  const worker_config pem = parse_worker_config(
-      worker({{"ssl.keystore.certificate.chain", "CERT"}, {"ssl.keystore.key", "KEY"}}));
+  EXPECT_EQ(
+      pkcs12.security_settings,
+      (settings_map{{"ssl.key.password", "kk"}, {"ssl.keystore.location", "/c.p12"}, {"ssl.keystore.password", "k"}}));
+  const worker_config pem =
+      parse_worker_config(worker({{"ssl.keystore.certificate.chain", "CERT"}, {"ssl.keystore.key", "KEY"}}));
   EXPECT_EQ(pem.security_settings, (settings_map{{"ssl.certificate.pem", "CERT"}, {"ssl.key.pem", "KEY"}}));
   for (const char* type : {"JKS", "PEM", "BKS"}) {
     const auto error = error_for(worker({{"ssl.keystore.type", type}, {"ssl.keystore.location", "/c"}}));
@@ -213,8 +213,8 @@ TEST(SecuritySettings, JvmOnlyTuningIsDroppedWithAWarning) {
 }
 
 TEST(SecuritySettings, TheEffectiveConfigurationShowsLibrdkafkaNamesWithSecretsHidden) {
-  const auto effective = effective_config(
-      parse_worker_config(worker({{"sasl.mechanism", "PLAIN"}, {"sasl.jaas.config", plain_jaas}})));
+  const auto effective =
+      effective_config(parse_worker_config(worker({{"sasl.mechanism", "PLAIN"}, {"sasl.jaas.config", plain_jaas}})));
   const auto has = [&](const std::string& key, const std::string& value) {
     return std::find(effective.begin(), effective.end(), std::pair{key, value}) != effective.end();
   };

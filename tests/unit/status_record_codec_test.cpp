@@ -15,8 +15,8 @@ namespace status_store {
 
 // Readable failure output.
 void PrintTo(const parsed_key& k, std::ostream* os) {
-  *os << "{kind=" << static_cast<int>(k.kind) << ", connector='" << k.connector << "', task=" << k.task
-      << ", topic='" << k.topic << "'}";
+  *os << "{kind=" << static_cast<int>(k.kind) << ", connector='" << k.connector << "', task=" << k.task << ", topic='"
+      << k.topic << "'}";
 }
 void PrintTo(const status_value& v, std::ostream* os) {
   *os << "{" << to_string(v.state) << ", trace=" << (v.trace ? "'" + *v.trace + "'" : std::string("null"))
@@ -114,8 +114,9 @@ TEST(StatusValueEncoding, RunningWithoutTraceMatchesTheRealWireExample) {
 }
 
 TEST(StatusValueEncoding, FailedWithTraceMatchesTheRealWireExample) {
-  EXPECT_EQ(encode_status_value(value(status_state::failed, "org.apache...WakeupException\n\tat ...", "1.80.4.2:8083", 16)),
-            R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16,"version":null})");
+  EXPECT_EQ(
+      encode_status_value(value(status_state::failed, "org.apache...WakeupException\n\tat ...", "1.80.4.2:8083", 16)),
+      R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16,"version":null})");
 }
 
 TEST(StatusValueEncoding, EveryStateAndGenerationExtremes) {
@@ -123,8 +124,9 @@ TEST(StatusValueEncoding, EveryStateAndGenerationExtremes) {
             R"({"state":"UNASSIGNED","trace":null,"worker_id":"w","generation":0,"version":null})");
   EXPECT_EQ(encode_status_value(value(status_state::stopped, std::nullopt, "w", -1)),
             R"({"state":"STOPPED","trace":null,"worker_id":"w","generation":-1,"version":null})");
-  EXPECT_EQ(encode_status_value(value(status_state::restarting, std::nullopt, "w", std::numeric_limits<int32_t>::max())),
-            R"({"state":"RESTARTING","trace":null,"worker_id":"w","generation":2147483647,"version":null})");
+  EXPECT_EQ(
+      encode_status_value(value(status_state::restarting, std::nullopt, "w", std::numeric_limits<int32_t>::max())),
+      R"({"state":"RESTARTING","trace":null,"worker_id":"w","generation":2147483647,"version":null})");
   EXPECT_EQ(encode_status_value(value(status_state::paused, std::nullopt, "w", std::numeric_limits<int32_t>::min())),
             R"({"state":"PAUSED","trace":null,"worker_id":"w","generation":-2147483648,"version":null})");
 }
@@ -157,13 +159,20 @@ TEST(StatusValueEncoding, OtherControlCharactersUseUpperCaseHexLikeJackson) {
   EXPECT_EQ(encoded_trace(std::string("\0", 1)), R"(\u0000)");
 }
 
-TEST(StatusValueEncoding, DelIsWrittenRaw) { EXPECT_EQ(encoded_trace("a\x7f" "b"), "a\x7f" "b"); }
+TEST(StatusValueEncoding, DelIsWrittenRaw) {
+  EXPECT_EQ(encoded_trace("a\x7f"
+                          "b"),
+            "a\x7f"
+            "b");
+}
 
 TEST(StatusValueEncoding, LiteralBackslashUTextIsNotMistakenForAnEscape) {
   // The text \u001f (six characters) must stay lower-case: only real escapes are upper-cased.
   EXPECT_EQ(encoded_trace(R"(\u001f)"), R"(\\u001f)");
   EXPECT_EQ(encoded_trace(R"(\\u00ab)"), R"(\\\\u00ab)");
-  EXPECT_EQ(encoded_trace("\\" "\x1f"), R"(\\\u001F)");
+  EXPECT_EQ(encoded_trace("\\"
+                          "\x1f"),
+            R"(\\\u001F)");
 }
 
 TEST(StatusValueEncoding, BmpNonAsciiIsRawUtf8) {
@@ -178,7 +187,10 @@ TEST(StatusValueEncoding, SupplementaryCharactersAreEscapedSurrogatePairsLikeJac
 }
 
 TEST(StatusValueEncoding, InvalidUtf8IsReplacedNotThrown) {
-  EXPECT_EQ(encoded_trace("a\xff" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(encoded_trace("a\xff"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(encoded_trace("end\xe2\x9c"), "end\xEF\xBF\xBD");
   EXPECT_EQ(encoded_trace("\xc3"), "\xEF\xBF\xBD");
   // A UTF-8-encoded surrogate (CESU-8) is not valid UTF-8 either.
@@ -188,8 +200,8 @@ TEST(StatusValueEncoding, InvalidUtf8IsReplacedNotThrown) {
 
 TEST(StatusValueEncoding, EscapedValuesDecodeBackToTheSameTrace) {
   for (const std::string& trace :
-       {std::string("line1\nline2\tx"), std::string("\x01\x1f\x7f", 3), std::string("q\"b\\s/"),
-        std::string("Grüße ✓"), std::string("\U0001F600 emoji"), std::string("\\u001f"), std::string("\0x", 2)}) {
+       {std::string("line1\nline2\tx"), std::string("\x01\x1f\x7f", 3), std::string("q\"b\\s/"), std::string("Grüße ✓"),
+        std::string("\U0001F600 emoji"), std::string("\\u001f"), std::string("\0x", 2)}) {
     const status_value v = value(status_state::failed, trace, "w", 3);
     EXPECT_EQ(decode_ok(encode_status_value(v)), v) << trace;
   }
@@ -267,12 +279,16 @@ TEST(TopicValueDecoding, RejectsWhatJavaRejects) {
   const std::string base = R"({"topic":{"name":"t","connector":"c","task":0,"discoverTimestamp":1}})";
   EXPECT_FALSE(is_error(decode_topic_value(base)));
   EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"connector":"c","task":0,"discoverTimestamp":1}})")));
-  EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":null,"connector":"c","task":0,"discoverTimestamp":1}})")));
+  EXPECT_TRUE(
+      is_error(decode_topic_value(R"({"topic":{"name":null,"connector":"c","task":0,"discoverTimestamp":1}})")));
   EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":"t","connector":7,"task":0,"discoverTimestamp":1}})")));
-  EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":0.5,"discoverTimestamp":1}})")));
-  EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":"0","discoverTimestamp":1}})")));
+  EXPECT_TRUE(
+      is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":0.5,"discoverTimestamp":1}})")));
+  EXPECT_TRUE(
+      is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":"0","discoverTimestamp":1}})")));
   EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":0}})")));
-  EXPECT_TRUE(is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":0,"discoverTimestamp":1.0}})")));
+  EXPECT_TRUE(
+      is_error(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":0,"discoverTimestamp":1.0}})")));
   EXPECT_EQ(reason_of(decode_topic_value(R"({"topic":{"name":"t","connector":"c","task":1.5,"discoverTimestamp":1}})")),
             "field 'task' is not an integer");
 }
@@ -282,8 +298,10 @@ TEST(TopicValueDecoding, RejectsWhatJavaRejects) {
 TEST(StatusValueDecoding, RealWireExamples) {
   EXPECT_EQ(decode_ok(R"({"state":"RUNNING","trace":null,"worker_id":"localhost:50292","generation":2})"),
             value(status_state::running, std::nullopt, "localhost:50292", 2));
-  EXPECT_EQ(decode_ok(R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16})"),
-            value(status_state::failed, "org.apache...WakeupException\n\tat ...", "1.80.4.2:8083", 16));
+  EXPECT_EQ(
+      decode_ok(
+          R"({"state":"FAILED","trace":"org.apache...WakeupException\n\tat ...","worker_id":"1.80.4.2:8083","generation":16})"),
+      value(status_state::failed, "org.apache...WakeupException\n\tat ...", "1.80.4.2:8083", 16));
 }
 
 TEST(StatusValueDecoding, ReadConnectorStateFieldOrderAndAbsentTraceDoNotMatter) {
@@ -295,15 +313,16 @@ TEST(StatusValueDecoding, ReadConnectorStateFieldOrderAndAbsentTraceDoNotMatter)
 TEST(StatusValueDecoding, RoundTripsEveryState) {
   for (auto s : {status_state::unassigned, status_state::running, status_state::paused, status_state::failed,
                  status_state::destroyed, status_state::restarting, status_state::stopped}) {
-    const status_value v = value(s, s == status_state::failed ? std::optional<std::string>("boom") : std::nullopt,
-                                 "worker:8083", 7);
+    const status_value v =
+        value(s, s == status_state::failed ? std::optional<std::string>("boom") : std::nullopt, "worker:8083", 7);
     EXPECT_EQ(decode_ok(encode_status_value(v)), v);
   }
 }
 
 TEST(StatusValueDecoding, JacksonEscapesDecode) {
-  EXPECT_EQ(decode_ok(R"({"state":"FAILED","trace":"\u001F\u00e9\uD83D\uDE00\/","worker_id":"w","generation":1})").trace,
-            std::optional<std::string>("\x1f\u00e9\U0001F600/"));
+  EXPECT_EQ(
+      decode_ok(R"({"state":"FAILED","trace":"\u001F\u00e9\uD83D\uDE00\/","worker_id":"w","generation":1})").trace,
+      std::optional<std::string>("\x1f\u00e9\U0001F600/"));
 }
 
 TEST(StatusValueDecoding, GenerationWrapsLikeLongIntValue) {
@@ -317,8 +336,8 @@ TEST(StatusValueDecoding, GenerationWrapsLikeLongIntValue) {
 }
 
 TEST(StatusValueDecoding, IntegersBeyond64BitsWrapLikeBigIntegerLongValue) {
-  EXPECT_EQ(decode_ok(with_generation("18446744073709551618")).generation, 2);             // 2^64 + 2
-  EXPECT_EQ(decode_ok(with_generation("-9223372036854775809")).generation, -1);            // -(2^63) - 1
+  EXPECT_EQ(decode_ok(with_generation("18446744073709551618")).generation, 2);                     // 2^64 + 2
+  EXPECT_EQ(decode_ok(with_generation("-9223372036854775809")).generation, -1);                    // -(2^63) - 1
   EXPECT_EQ(decode_ok(with_generation("340282366920938463463374607431768211457")).generation, 1);  // 2^128 + 1
 }
 
@@ -344,8 +363,11 @@ TEST(StatusValueDecoding, MalformedBytesAreErrorsNeverExceptions) {
   for (const std::string& bytes :
        {std::string(""), std::string("   "), std::string("{"), std::string(R"({"state":"RUNNING")"),
         std::string(R"({"state":"RUNNING",})"), std::string("{'state':'RUNNING'}"), std::string("\xff\xfe"),
-        std::string(R"({"state":"RUN)" "\xff" R"(NING"})"), std::string(R"({"state":"\uD800"})"),
-        std::string(1, '\0'), std::string(R"({"generation":01})"), std::string("NaN")}) {
+        std::string(R"({"state":"RUN)"
+                    "\xff"
+                    R"(NING"})"),
+        std::string(R"({"state":"\uD800"})"), std::string(1, '\0'), std::string(R"({"generation":01})"),
+        std::string("NaN")}) {
     EXPECT_NO_THROW({ EXPECT_TRUE(is_error(decode_status_value(bytes))) << bytes; });
     EXPECT_NO_THROW({ EXPECT_TRUE(is_error(decode_topic_value(bytes))) << bytes; });
   }
@@ -416,18 +438,20 @@ TEST(StatusRecords, OtherStatesCarryTheJsonValue) {
 
 TEST(StatusRecords, TopicRecordAndTombstone) {
   const topic_status status{"foo-topic", "foo-source", 0, 1580000000000};
-  EXPECT_EQ(encode_topic_record(status),
-            (status_record{"status-topic-foo-topic:connector-foo-source",
-                           R"({"topic":{"name":"foo-topic","connector":"foo-source","task":0,"discoverTimestamp":1580000000000}})"}));
+  EXPECT_EQ(
+      encode_topic_record(status),
+      (status_record{
+          "status-topic-foo-topic:connector-foo-source",
+          R"({"topic":{"name":"foo-topic","connector":"foo-source","task":0,"discoverTimestamp":1580000000000}})"}));
   EXPECT_EQ(encode_topic_tombstone("foo", "bar"), (status_record{"status-topic-foo:connector-bar", std::nullopt}));
 }
 
 // --- key parsing ------------------------------------------------------------------------------------
 
 TEST(ParseKey, ReadInvalidStatusKeysAreAllRejected) {
-  for (const char* key : {"status-unknown", "status-connector-", "status-task-", "status-task-foo-source-#",
-                          "status-topic-", "status-topic-:connector-", "status-topic-foo-topic:",
-                          "status-topic-foo-topic:connector-"}) {
+  for (const char* key :
+       {"status-unknown", "status-connector-", "status-task-", "status-task-foo-source-#", "status-topic-",
+        "status-topic-:connector-", "status-topic-foo-topic:", "status-topic-foo-topic:connector-"}) {
     EXPECT_TRUE(is_error(parse_key(key))) << key;
   }
   EXPECT_TRUE(reason_of(parse_key("status-unknown")).starts_with("unknown key prefix"));

@@ -24,7 +24,11 @@ std::string java_trace(std::size_t bytes) {
 bool valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    const std::size_t length = lead < 0x80           ? 1
+                               : (lead >> 5) == 0x6  ? 2
+                               : (lead >> 4) == 0xE  ? 3
+                               : (lead >> 3) == 0x1E ? 4
+                                                     : 0;
     if (length == 0 || i + length > text.size()) return false;
     for (std::size_t k = 1; k < length; ++k)
       if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
@@ -59,7 +63,8 @@ TEST(TraceTruncation, KeepsTheExceptionAtTheTopAndTheRootCauseAtTheBottom) {
   const auto cut = truncate_trace(trace, 4096);
   ASSERT_TRUE(cut);
   EXPECT_TRUE(cut->starts_with("org.apache.kafka.connect.errors.ConnectException: sink failed\n\tat com.example"));
-  EXPECT_TRUE(cut->ends_with("Caused by: java.io.IOException: disk \"full\"\n\tat com.example.Disk.write(Disk.java:7)"));
+  EXPECT_TRUE(
+      cut->ends_with("Caused by: java.io.IOException: disk \"full\"\n\tat com.example.Disk.write(Disk.java:7)"));
   // Cut between frames: every line of the result is a whole line of the original or the marker.
   std::size_t begin = 0;
   while (begin < cut->size()) {

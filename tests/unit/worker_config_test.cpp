@@ -1,7 +1,7 @@
 // parse_worker_config and effective_config: every setting, its default, and each validation rule at
 // its boundaries, with the exact Kafka/Connect wording of the errors.
-#include "config/config_error.hpp"
 #include "config/worker_config.hpp"
+#include "config/config_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -297,38 +297,37 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     MaxBackoff, WorkerConfigNumeric,
-    ::testing::Values(
-        numeric_case{"status.storage.retry.max.backoff.ms", "0", ""},
-        numeric_case{"status.storage.retry.max.backoff.ms", "9223372036854775807", ""},
-        numeric_case{"status.storage.retry.max.backoff.ms", "-1", "Value must be at least 0"},
-        numeric_case{"status.storage.retry.max.backoff.ms", "9223372036854775808", "Not a number of type LONG"},
-        numeric_case{"status.storage.retry.max.backoff.ms", "10s", "Not a number of type LONG"}));
+    ::testing::Values(numeric_case{"status.storage.retry.max.backoff.ms", "0", ""},
+                      numeric_case{"status.storage.retry.max.backoff.ms", "9223372036854775807", ""},
+                      numeric_case{"status.storage.retry.max.backoff.ms", "-1", "Value must be at least 0"},
+                      numeric_case{"status.storage.retry.max.backoff.ms", "9223372036854775808",
+                                   "Not a number of type LONG"},
+                      numeric_case{"status.storage.retry.max.backoff.ms", "10s", "Not a number of type LONG"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Multiplier, WorkerConfigNumeric,
-    ::testing::Values(numeric_case{"status.storage.retry.backoff.multiplier", "1.0", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1000000", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1e300", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1.", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "+2.5E0", ""},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "0.99", "Value must be at least 1.0"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "0.9999999999",
-                                   "Value must be at least 1.0"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "-2", "Value must be at least 1.0"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1e-400", "Value must be at least 1.0"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "1e400", "Value must be a finite number"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "inf", "Value must be a finite number"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "Infinity",
-                                   "Value must be a finite number"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "NaN", "Value must be a finite number"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "two", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "2.0d", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "0x1p1", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", ".", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "2e", "Not a number of type DOUBLE"},
-                      numeric_case{"status.storage.retry.backoff.multiplier", "2,5", "Not a number of type DOUBLE"}));
+    ::testing::Values(
+        numeric_case{"status.storage.retry.backoff.multiplier", "1.0", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1000000", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1e300", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1.", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "+2.5E0", ""},
+        numeric_case{"status.storage.retry.backoff.multiplier", "0.99", "Value must be at least 1.0"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "0.9999999999", "Value must be at least 1.0"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "-2", "Value must be at least 1.0"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1e-400", "Value must be at least 1.0"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "1e400", "Value must be a finite number"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "inf", "Value must be a finite number"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "Infinity", "Value must be a finite number"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "NaN", "Value must be a finite number"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "two", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "2.0d", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "0x1p1", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", ".", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "2e", "Not a number of type DOUBLE"},
+        numeric_case{"status.storage.retry.backoff.multiplier", "2,5", "Not a number of type DOUBLE"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Jitter, WorkerConfigNumeric,
@@ -480,8 +479,7 @@ TEST(WorkerConfigTopicSettings, OwnSettingsAreNotTopicSettings) {
 
 TEST(WorkerConfigTopicSettings, CleanupPolicyIsIgnoredWithAWarning) {
   std::vector<std::string> warnings;
-  const worker_config config =
-      parse_worker_config(with({{"status.storage.cleanup.policy", "delete"}}), &warnings);
+  const worker_config config = parse_worker_config(with({{"status.storage.cleanup.policy", "delete"}}), &warnings);
   EXPECT_TRUE(config.topic_settings.empty());
   EXPECT_EQ(warnings, std::vector<std::string>{
                           "Ignoring 'status.storage.cleanup.policy=delete' setting, since compaction is always used"});
@@ -568,8 +566,7 @@ TEST(WorkerConfigPassThrough, NulCharacterInAPassedValueIsRejected) {
 TEST(WorkerConfigUnknownKeys, AreWarnedNotFatal) {
   std::vector<std::string> warnings;
   const worker_config config =
-      parse_worker_config(with({{"bootstrap.server", "typo:9092"}, {"request.timeout.ms", "1"}, {"", "x"}}),
-                          &warnings);
+      parse_worker_config(with({{"bootstrap.server", "typo:9092"}, {"request.timeout.ms", "1"}, {"", "x"}}), &warnings);
   EXPECT_EQ(config.bootstrap_servers, "localhost:9092");
   EXPECT_EQ(warnings, (std::vector<std::string>{unknown_key_warning(""), unknown_key_warning("bootstrap.server"),
                                                 unknown_key_warning("request.timeout.ms")}));
@@ -613,14 +610,18 @@ TEST(WorkerConfigForcedOverrides, ReplacedOverridesAreWarned) {
       {"admin.client.id", "mine"},
   }));
   EXPECT_TRUE(contains(warnings, "Ignoring 'producer.acks=1' setting, since status-store always uses acks=all"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.enable.idempotence=true' setting, since status-store always "
-                                 "uses enable.idempotence=false"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.client.id=mine' setting, since status-store always uses "
-                                 "client.id=connect-cluster-statuses (derived from group.id and client.id)"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'consumer.group.id=mine' setting, since status-store always uses "
-                                 "group.id=connect-cluster-statuses (derived from group.id and client.id)"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'admin.client.id=mine' setting, since status-store always uses "
-                                 "client.id=connect-cluster-shared-admin (derived from group.id and client.id)"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.enable.idempotence=true' setting, since status-store always "
+                       "uses enable.idempotence=false"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.client.id=mine' setting, since status-store always uses "
+                       "client.id=connect-cluster-statuses (derived from group.id and client.id)"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'consumer.group.id=mine' setting, since status-store always uses "
+                       "group.id=connect-cluster-statuses (derived from group.id and client.id)"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'admin.client.id=mine' setting, since status-store always uses "
+                       "client.id=connect-cluster-shared-admin (derived from group.id and client.id)"));
   EXPECT_EQ(warnings.size(), 5U);
 }
 
@@ -631,14 +632,18 @@ TEST(WorkerConfigForcedOverrides, LibrdkafkaAliasesAreWarnedToo) {
       {"producer.max.in.flight", "5"},
       {"producer.delivery.timeout.ms", "120000"},
   }));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.message.send.max.retries=3' setting, since status-store "
-                                 "always uses retries=0"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.request.required.acks=1' setting, since status-store always "
-                                 "uses acks=all"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.max.in.flight=5' setting, since status-store always uses "
-                                 "max.in.flight.requests.per.connection=1"));
-  EXPECT_TRUE(contains(warnings, "Ignoring 'producer.delivery.timeout.ms=120000' setting, since status-store "
-                                 "always uses message.timeout.ms=15000 (set producer.message.timeout.ms)"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.message.send.max.retries=3' setting, since status-store "
+                       "always uses retries=0"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.request.required.acks=1' setting, since status-store always "
+                       "uses acks=all"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.max.in.flight=5' setting, since status-store always uses "
+                       "max.in.flight.requests.per.connection=1"));
+  EXPECT_TRUE(contains(warnings,
+                       "Ignoring 'producer.delivery.timeout.ms=120000' setting, since status-store "
+                       "always uses message.timeout.ms=15000 (set producer.message.timeout.ms)"));
   EXPECT_EQ(warnings.size(), 4U);
 }
 
@@ -740,7 +745,8 @@ TEST(EffectiveConfig, RestoresPrefixesAndMasksSecrets) {
       {"admin.sasl.password", "hunter2"},
       {"security.protocol", "SASL_SSL"},
       {"sasl.mechanism", "PLAIN"},
-      {"sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=u password=hunter2;"},
+      {"sasl.jaas.config",
+       "org.apache.kafka.common.security.plain.PlainLoginModule required username=u password=hunter2;"},
       {"ssl.key.pem", "-----BEGIN PRIVATE KEY-----"},
       {"status.storage.retry.backoff.multiplier", "3"},
       {"status.storage.retry.jitter.factor", "0.1"},
