@@ -86,6 +86,7 @@ struct store_counters {
   uint64_t pending = 0;                  // accepted and not yet resolved
   uint64_t in_flight = 0;                // keys with a record inside the producer now
   uint64_t waiting_retry = 0;            // keys waiting for their backoff to elapse
+  uint64_t held = 0;                     // keys whose record is held while no broker is reachable
   int64_t oldest_unacked_since_ns = -1;  // clock time of the oldest unresolved update; -1 none
   // Accept-to-acknowledgement time of written updates since start (coalesced ones are not written);
   // -1 until the first acknowledgement. From a log-linear histogram: at most 6.25 % high.

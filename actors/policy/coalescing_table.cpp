@@ -333,6 +333,7 @@ std::vector<retry_request> coalescing_table::take_retries() { return std::exchan
 
 const store_counters& coalescing_table::counters() {
   counters_.pending = unresolved_.size();
+  counters_.held = held_keys_;
   counters_.oldest_unacked_since_ns = unresolved_.empty() ? -1 : unresolved_.begin()->second;
   return counters_;
 }

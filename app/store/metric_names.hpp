@@ -42,6 +42,8 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
        d(c.pending)},
       {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},
       {"status-update-waiting-retry", "gauge", "Keys waiting for their retry backoff to elapse", d(c.waiting_retry)},
+      {"status-update-held", "gauge", "Keys whose record is held because no broker is reachable (outage hold)",
+       d(c.held)},
       {"status-update-oldest-unacked-age-ms", "gauge", "Age of the oldest unacknowledged status update in milliseconds",
        d(s.oldest_unacked_age_ms)},
       {"status-update-ack-latency-p50-ms", "gauge",

@@ -268,6 +268,7 @@ TEST_F(CoalescingTable, OutageHoldWritesEachKeyOnceWithItsLatestValueWhenABroker
   put("c", "c1");  // a new key while holding: held at once
   EXPECT_EQ(sent.size(), 2u) << "nothing reaches the producer while no broker is reachable";
   EXPECT_EQ(table.held(), 3u);
+  EXPECT_EQ(table.counters().held, 3u);  // the status-update-held gauge
   EXPECT_TRUE(scheduled.empty());
   EXPECT_EQ(table.counters().in_flight, 0u);
   table.release();
