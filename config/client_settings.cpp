@@ -1,6 +1,8 @@
 #include "config/client_settings.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <string_view>
 
 namespace status_store {
@@ -86,31 +88,35 @@ kafka_settings forced_admin_settings(const worker_config& config) {
 // In all three, a user override of a forced key does not fail: the forced value is applied last and
 // wins. parse_worker_config tells the operator with a warning; these functions stay pure.
 
-kafka_settings producer_settings(const worker_config& config) {
+namespace {
+
+/// Common settings, then the client's own defaults, the user's overrides, and the forced values last.
+kafka_settings build(const worker_config& config, const kafka_settings& defaults_of_client,
+                     const std::map<std::string, std::string>& overrides, const kafka_settings& forced) {
   settings_builder builder;
   set_common(builder, config);
-  builder.set("reconnect.backoff.max.ms", std::to_string(defaults::reconnect_backoff_max_ms));
-  builder.set("linger.ms", std::to_string(defaults::linger_ms));
-  builder.set_all(config.producer_overrides);
-  builder.set_all(forced_producer_settings(config));
+  for (const auto& [key, value] : defaults_of_client) builder.set(key, value);
+  builder.set_all(overrides);
+  builder.set_all(forced);
   return builder.take();
+}
+
+}  // namespace
+
+kafka_settings producer_settings(const worker_config& config) {
+  return build(config,
+               {{"reconnect.backoff.max.ms", std::to_string(defaults::reconnect_backoff_max_ms)},
+                {"linger.ms", std::to_string(defaults::linger_ms)}},
+               config.producer_overrides, forced_producer_settings(config));
 }
 
 kafka_settings consumer_settings(const worker_config& config) {
-  settings_builder builder;
-  set_common(builder, config);
-  builder.set("reconnect.backoff.max.ms", std::to_string(defaults::reconnect_backoff_max_ms));
-  builder.set_all(config.consumer_overrides);
-  builder.set_all(forced_consumer_settings(config));
-  return builder.take();
+  return build(config, {{"reconnect.backoff.max.ms", std::to_string(defaults::reconnect_backoff_max_ms)}},
+               config.consumer_overrides, forced_consumer_settings(config));
 }
 
 kafka_settings admin_settings(const worker_config& config) {
-  settings_builder builder;
-  set_common(builder, config);
-  builder.set_all(config.admin_overrides);
-  builder.set_all(forced_admin_settings(config));
-  return builder.take();
+  return build(config, {}, config.admin_overrides, forced_admin_settings(config));
 }
 
 }  // namespace status_store
