@@ -81,7 +81,11 @@ void kafka_producer_client::on_error(rd_kafka_t* rk, int error, const char* reas
   // reports arrive in this same poll loop.
   if (credential_failure_watch::is_credential_error(code)) {
     rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE);
-  } else if (code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->brokers_down_.exchange(true)) {
+    // Brokers that refuse our credentials are reachable: holding would turn each update's one
+    // authentication failure into timeouts and retries. End a hold that began before this error.
+    if (self->brokers_down_.exchange(false) && self->reachability_) self->reachability_(true);
+  } else if (code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->credentials_->failing() &&
+             !self->brokers_down_.exchange(true)) {
     // Outage hold: what waits in librdkafka's queue comes back as _PURGE_QUEUE (not sent) and is held
     // by the coalescer, which writes each key's latest value once a broker is reachable again.
     self->next_probe_ = std::chrono::steady_clock::now() + probe_interval;

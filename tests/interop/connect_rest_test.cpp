@@ -132,6 +132,22 @@ bool connect_shows(const std::string& path, const std::function<bool(const order
   }
 }
 
+/// Creates a connector through Connect's REST API. A worker that answers REST may still be joining
+/// its group or reading its config topic, and then refuses with 409 or 500 for a moment: retried for
+/// up to 60 s, and the last answer is in the error.
+void create_connector(const std::string& method, const std::string& path, const std::string& body,
+                      const std::string& name) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60};
+  for (;;) {
+    const auto answer = rest_call(connect->port(), method, path, body);
+    if (answer.status == 201) return;
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("Connect did not create " + name + ": " + std::to_string(answer.status) + " " +
+                               answer.body);
+    std::this_thread::sleep_for(std::chrono::milliseconds{250});
+  }
+}
+
 class ConnectRestParity : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -150,13 +166,11 @@ class ConnectRestParity : public ::testing::Test {
           R"({"connector.class":"statusstore.interop.ParitySourceConnector","tasks.max":"2",)"
           R"("parity.topics":"parity-orders,parity-payments","parity.failing.tasks":"1",)"
           R"("topic.creation.default.replication.factor":"1","topic.creation.default.partitions":"1"})";
-      if (rest_call(connect->port(), "PUT", source_path + "/config", config).status != 201)
-        throw std::runtime_error("Connect did not create " + source);
+      create_connector("PUT", source_path + "/config", config, source);
       const std::string paused_body =
           R"({"name":"parity-paused","config":{"connector.class":)"
           R"("statusstore.interop.ParitySourceConnector","tasks.max":"1"},"initial_state":"PAUSED"})";
-      if (rest_call(connect->port(), "POST", "/connectors", paused_body).status != 201)
-        throw std::runtime_error("Connect did not create " + paused);
+      create_connector("POST", "/connectors", paused_body, paused);
 
       // status-store's own writes, which Connect reads: a task Connect never runs and a topic.
       {
