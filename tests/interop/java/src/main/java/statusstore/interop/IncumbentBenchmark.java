@@ -91,7 +91,8 @@ final class IncumbentBenchmark {
         return new ConnectorTaskId("bench-connector-" + key / TASKS_PER_CONNECTOR, key % TASKS_PER_CONNECTOR);
     }
 
-    private static long offsetsOnTopic(String bootstrap, String topic) {
+    /** Offsets the topic holds: end minus beginning, over every partition. */
+    static long offsetsOnTopic(String bootstrap, String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "interop-bench-offsets");

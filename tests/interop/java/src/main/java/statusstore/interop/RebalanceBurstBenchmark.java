@@ -1,28 +1,20 @@
 package statusstore.interop;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.runtime.AbstractStatus;
 import org.apache.kafka.connect.runtime.TaskStatus;
 import org.apache.kafka.connect.storage.KafkaStatusBackingStore;
 import org.apache.kafka.connect.util.ConnectorTaskId;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 
 /**
  * The rebalance burst of the benchmark (bench/rebalance_burst_scenario.cpp) through Kafka Connect's
  * own KafkaStatusBackingStore: C connectors x 8 tasks RUNNING on worker-a at generation 1 go
  * UNASSIGNED through putSafe (as Connect's Worker reports a stopped task) and then RUNNING on worker-b
  * at generation 2. Timed from the first putSafe until flush() returns (every record acknowledged);
- * "records" counts what the burst added to the topic (end offsets before and after).
+ * "records" counts what the burst added to the topic (offsets before and after).
  */
 final class RebalanceBurstBenchmark {
     private static final int TASKS_PER_CONNECTOR = 8;
@@ -45,7 +37,7 @@ final class RebalanceBurstBenchmark {
                     Thread.sleep(10);
                 }
             }
-            long before = offsetsOnTopic(bootstrap, topic);
+            long before = IncumbentBenchmark.offsetsOnTopic(bootstrap, topic);
             long started = System.nanoTime();
             for (ConnectorTaskId id : ids)
                 store.putSafe(new TaskStatus(id, AbstractStatus.State.UNASSIGNED, "worker-a:8083", 1));
@@ -55,25 +47,8 @@ final class RebalanceBurstBenchmark {
             ObjectNode result = InteropDriver.JSON.createObjectNode();
             result.put("keys", ids.size());
             result.put("seconds", seconds);
-            result.put("records", offsetsOnTopic(bootstrap, topic) - before);
+            result.put("records", IncumbentBenchmark.offsetsOnTopic(bootstrap, topic) - before);
             return result;
-        }
-    }
-
-    /** The sum of the end offsets of every partition of {@code topic}. */
-    private static long offsetsOnTopic(String bootstrap, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "interop-bench-rebalance-offsets");
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(60)))
-                partitions.add(new TopicPartition(topic, info.partition()));
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(60));
-            long total = 0;
-            for (long offset : end.values()) total += offset;
-            return total;
         }
     }
 
