@@ -84,13 +84,14 @@ TEST(WritePathOnMockCluster, TenThousandUpdatesThroughErrorsAndAnOutageLeaveEver
   }
   EXPECT_EQ(wrong, 0u) << "keys whose latest value is not on the topic";
   // Every acknowledged update is on the topic. A send whose acknowledgement was lost when the brokers
-  // went down (appended, then the connection closed) is written again by its retry, so the topic may
-  // hold a few more records than acknowledgements: never fewer, and far fewer than updates, because
-  // coalescing is what keeps the outage's backlog small.
+  // went down (appended, then the connection closed) is on the topic too, and its retry writes the
+  // key again: so at least one record per acknowledgement, and every extra record is the copy of an
+  // attempt that ended unacknowledged (retried, failed or abandoned). How many updates coalesce
+  // depends on the caller's speed against the broker's (under ThreadSanitizer far fewer do).
   std::cout << "records on the topic " << topic.records << ", acknowledged " << c.success << ", retries " << c.retry
             << ", coalesced " << c.coalesced << "\n";
   EXPECT_GE(topic.records, c.success);
-  EXPECT_LT(topic.records, static_cast<uint64_t>(updates) / 2);
+  EXPECT_LE(topic.records, c.success + c.retry + c.failure + c.dropped_stale);
   auto report = s.stop();
   EXPECT_EQ(report.failed, 0u);
 }
