@@ -40,19 +40,23 @@ constexpr int held_attempt_timed_out = -192;
 /// A new attempt: handed to the producer, or held while no broker is reachable.
 void coalescing_table::start_send(std::string_view key, work_in_progress& work, int64_t now_ns) {
   work.attempt_started_ns = now_ns;
-  work.send_id = ++last_send_id_;
-  work.in_flight = true;
   if (holding_) {
-    work.held = true;
-    ++held_keys_;
-    held_.emplace_back(key);
+    work.send_id = ++last_send_id_;
+    hold_key(key, work);
     return;
   }
-  ++counters_.in_flight;
-  sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
+  hand_on(key, work);
 }
 
-/// A held attempt goes on, now through the producer (its start time stays).
+/// The key's attempt waits in the table for a reachable broker.
+void coalescing_table::hold_key(std::string_view key, work_in_progress& work) {
+  work.in_flight = true;
+  work.held = true;
+  ++held_keys_;
+  held_.emplace_back(key);
+}
+
+/// An attempt goes to the producer (a held one keeps its start time). now through the producer (its start time stays).
 void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
   work.held = false;
   work.in_flight = true;
@@ -200,11 +204,8 @@ bool coalescing_table::delivered(const delivery_result& r, int64_t now_ns) {
     case delivery_outcome::not_sent:
       // Taken back from the producer's queue by the outage hold: the attempt goes on, held here,
       // or through the producer again if a broker became reachable meanwhile.
-      work.in_flight = true;
       if (holding_) {
-        work.held = true;
-        ++held_keys_;
-        held_.emplace_back(r.key);
+        hold_key(r.key, work);
       } else if (prepare_held_send(r.key, ks)) {
         hand_on(r.key, *ks.work);
       }

@@ -127,6 +127,7 @@ class coalescing_table {
   void resolve_acknowledged(const pending_update& u, int64_t now_ns);
   void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hand_on(std::string_view key, work_in_progress& work);
+  void hold_key(std::string_view key, work_in_progress& work);
   bool attempt_failed(std::string_view key, key_state& ks, const delivery_result& report);
   bool prepare_held_send(std::string_view key, key_state& ks);
   void advance(std::string_view key, key_state& ks, int64_t now_ns);
