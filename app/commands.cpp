@@ -1,6 +1,6 @@
 #include "app/commands.hpp"
 
-#include "app/librdkafka_settings_check.hpp"
+#include "actors/kafka/librdkafka_settings_check.hpp"
 #include "config/worker_config.hpp"
 
 #include <iostream>

@@ -1,6 +1,6 @@
 #include "app/connection_config.hpp"
 
-#include "app/librdkafka_settings_check.hpp"
+#include "actors/kafka/librdkafka_settings_check.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 

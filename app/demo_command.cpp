@@ -3,12 +3,12 @@
 // the latest status the worker reported. Exit 0 only if every key's latest status is on the topic.
 // SIGINT/SIGTERM end the workload early; the demo still drains, checks what was reported and prints
 // its summary and verdict (a second signal ends it at once).
+#include "actors/kafka/mock_cluster.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/stop_signals.hpp"
 #include "app/store/metric_names.hpp"
-#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"

@@ -1,11 +1,11 @@
 // Operator verbs that work against any cluster, including a status topic written by Kafka Connect:
 // put, delete, get, list. Each starts a store (which replays the topic, so putSafe and the view see
 // what the topic says), does one thing, and stops it.
+#include "actors/kafka/status_topic_admin.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/status_json.hpp"
 #include "app/store/metric_names.hpp"
-#include "app/store/status_topic_admin.hpp"
 #include "app/store/store.hpp"
 #include "config/ascii.hpp"
 #include "config/config_error.hpp"

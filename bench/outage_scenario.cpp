@@ -7,7 +7,7 @@
 //               delivered (Connect re-sends each record on a retriable error, with no limit).
 #include "bench_support.hpp"
 
-#include "app/store/mock_cluster.hpp"
+#include "actors/kafka/mock_cluster.hpp"
 
 #include <thread>
 #include <vector>

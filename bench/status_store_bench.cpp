@@ -22,9 +22,9 @@
 // and allocator state never mix. Prints a table of ratios and writes the raw figures as JSON.
 #include "bench_support.hpp"
 
+#include "actors/kafka/mock_cluster.hpp"
+#include "actors/kafka/status_topic_admin.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
-#include "app/store/mock_cluster.hpp"
-#include "app/store/status_topic_admin.hpp"
 #include "config/logging.hpp"
 #include "messages/status_updates.hpp"
 

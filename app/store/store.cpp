@@ -3,14 +3,14 @@
 #include "actors/coalescer_actor.hpp"
 #include "actors/ingest/ingest_table.hpp"
 #include "actors/kafka/kafka_producer_client.hpp"
+#include "actors/kafka/mock_cluster.hpp"
+#include "actors/kafka/status_topic_admin.hpp"
 #include "actors/kafka/status_topic_follower.hpp"
 #include "actors/kafka/topic_consumer.hpp"
 #include "actors/metrics_actor.hpp"
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
 #include "actors/status_view_actor.hpp"
-#include "app/store/mock_cluster.hpp"
-#include "app/store/status_topic_admin.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
@@ -253,7 +253,7 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
     report_metrics(true);  // the final values, drain included, while the metrics actor still answers
   }
   // Stop every actor and wait until they are gone: the producer's and the view's states then have
-  // shut their librdkafka clients down, so the mock cluster (if any) can go after them.
+  // shut their Kafka clients down, so the mock cluster (if any) can go after them.
   std::vector<caf::actor> actors;
   for (auto hdl : {caf::actor_cast<caf::actor>(coalescer_), caf::actor_cast<caf::actor>(producer_),
                    caf::actor_cast<caf::actor>(scheduler_), caf::actor_cast<caf::actor>(metrics_),

@@ -40,7 +40,7 @@
 namespace status_store {
 
 class ingest_table;  // actors/ingest/ingest_table.hpp
-class mock_cluster;  // app/store/mock_cluster.hpp (not installed: tests use it)
+class mock_cluster;  // actors/kafka/mock_cluster.hpp (not installed: tests use it)
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
 /// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with
@@ -130,7 +130,7 @@ class store {
   /// The bootstrap servers in use (the embedded mock cluster's ports when bootstrap.servers=mock).
   const std::string& bootstrap_servers() const { return bootstrap_servers_; }
   /// The embedded mock cluster, or nullptr when a real cluster is used. For tests, which include
-  /// app/store/mock_cluster.hpp to drive it; embedders see an opaque pointer.
+  /// actors/kafka/mock_cluster.hpp to drive it; embedders see an opaque pointer.
   mock_cluster* embedded_mock_cluster() const { return mock_.get(); }
   /// This instance's writer id: the value of the writer header on every record it writes
   /// (messages/record_writer_header.hpp); new for every store.

@@ -2,8 +2,8 @@
 // TSan build runs this too), the conservation law holds at every snapshot taken meanwhile, every
 // key's latest status reaches the topic, and an update storm with the brokers down for part of it
 // keeps the process's memory bounded by keys, not by updates.
+#include "actors/kafka/mock_cluster.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
-#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"

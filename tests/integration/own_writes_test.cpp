@@ -3,9 +3,9 @@
 // answers late, after message.timeout.ms, as a leader that dies mid-request does — is retried, never
 // abandoned as another writer's delete. Real time here; the exact interleavings are in
 // tests/actor/own_writes_test.cpp and the simulation.
+#include "actors/kafka/mock_cluster.hpp"
 #include "actors/kafka/topic_consumer.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
-#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"

@@ -1,8 +1,8 @@
 // The whole write path on librdkafka's in-process mock cluster: real producer, real delivery
 // reports, injected broker errors and a full outage; what reached the topic is read back by a plain
 // consumer. Wall-clock waits are fine here: these tests use real time, unlike the actor tests.
+#include "actors/kafka/mock_cluster.hpp"
 #include "actors/kafka/topic_snapshot.hpp"
-#include "app/store/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/java_partitioner.hpp"

@@ -1,4 +1,4 @@
-#include "app/store/mock_cluster.hpp"
+#include "actors/kafka/mock_cluster.hpp"
 
 #include "actors/kafka/librdkafka_client.hpp"
 

@@ -1,4 +1,4 @@
-#include "app/librdkafka_settings_check.hpp"
+#include "actors/kafka/librdkafka_settings_check.hpp"
 
 #include "actors/kafka/librdkafka_client.hpp"
 #include "config/config_error.hpp"
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace status_store::cli {
+namespace status_store {
 
 namespace {
 
@@ -32,4 +32,4 @@ void check_librdkafka_settings(const worker_config& config) {
   check_layer(config.admin_overrides, "admin.");
 }
 
-}  // namespace status_store::cli
+}  // namespace status_store

@@ -1,4 +1,4 @@
-#include "app/store/status_topic_admin.hpp"
+#include "actors/kafka/status_topic_admin.hpp"
 
 #include "actors/kafka/credential_failure_watch.hpp"
 #include "actors/kafka/librdkafka_client.hpp"

@@ -6,10 +6,10 @@
 // rather than a start-up failure.
 #include "config/worker_config.hpp"
 
-namespace status_store::cli {
+namespace status_store {
 
 /// Throws config_error naming the first pass-through setting the librdkafka it is built with refuses (unknown
 /// name or invalid value), with librdkafka's reason; secret values are masked.
 void check_librdkafka_settings(const worker_config& config);
 
-}  // namespace status_store::cli
+}  // namespace status_store
