@@ -174,14 +174,14 @@ jaas_credentials parse_jaas_credentials(std::string_view property, std::string_v
     // look like one may be a misplaced password, so it is not shown.
     const bool looks_like_class = entry.login_module.ends_with("LoginModule");
     fail("Login module " + (looks_like_class ? entry.login_module + " " : std::string{}) +
-         "is not supported: status-store uses librdkafka, which has no JAAS; " + "it translates " +
+         "is not supported: status-store's Kafka client has no JAAS; " + "it translates " +
          std::string{plain_login_module} + " and " + std::string{scram_login_module} +
-         " (username and password); for other mechanisms set librdkafka's own sasl.* properties instead of " +
+         " (username and password); for other mechanisms set the client's own sasl.* properties instead of " +
          "sasl.jaas.config");
   }
   const auto tokenauth = entry.options.find("tokenauth");
   if (tokenauth != entry.options.end() && tokenauth->second == "true") {
-    fail("ScramLoginModule with tokenauth=true (delegation tokens) is not supported by librdkafka");
+    fail("ScramLoginModule with tokenauth=true (delegation tokens) is not supported by status-store's Kafka client");
   }
   const auto username = entry.options.find("username");
   const auto password = entry.options.find("password");

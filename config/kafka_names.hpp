@@ -10,7 +10,7 @@ namespace status_store {
 void require_legal_topic_name(std::string_view key, std::string_view topic);
 
 /// Kafka's LIST type splits at commas and trims every element; the client then skips empty ones.
-/// librdkafka is given the same list without the whitespace.
+/// The client library is given the same list without the whitespace.
 std::string normalize_server_list(std::string_view list);
 
 }  // namespace status_store

@@ -35,7 +35,7 @@ double parse_double(std::string_view key, std::string_view value);
 template <typename Number>
 void require_in_range(std::string_view key, std::string_view value, Number parsed, Number min, Number max);
 
-/// librdkafka takes settings as C strings, so an escaped \u0000 would silently cut a value short.
+/// The client library takes settings as C strings, so an escaped \u0000 would silently cut a value short.
 void require_no_nul(std::string_view key, std::string_view value);
 
 }  // namespace status_store

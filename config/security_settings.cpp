@@ -100,8 +100,8 @@ class layer_translator {
       const auto mechanism = own(key);
       if (mechanism && !one_of(std::string_view{*mechanism}, sasl_mechanisms)) {
         fail(key, *mechanism,
-             "Must be one of GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (what librdkafka "
-             "implements)");
+             "Must be one of GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (what status-store's "
+             "Kafka client implements)");
       }
     }
   }
@@ -110,7 +110,7 @@ class layer_translator {
     for (const std::string_view key : java_class_settings) {
       if (const auto value = own(key)) {
         fail(key, *value,
-             "Names a Java class, which librdkafka cannot load; remove it (status-store supports "
+             "Names a Java class, which status-store's Kafka client cannot load; remove it (status-store supports "
              "SASL PLAIN/SCRAM through sasl.jaas.config or sasl.username/sasl.password)");
       }
     }
@@ -121,7 +121,7 @@ class layer_translator {
       const std::string_view key = it->first;
       if (one_of(key, jvm_only_settings) || key.starts_with(jvm_only_prefix)) {
         warn("Ignoring '" + name(key) + "=" + mask_if_secret(name(key), it->second) +
-             "': it tunes Java's TLS stack or login and has no librdkafka equivalent");
+             "': it tunes Java's TLS stack or login and has no equivalent in status-store's Kafka client");
         it = out_.erase(it);
       } else {
         ++it;
@@ -136,7 +136,7 @@ class layer_translator {
     if (own("sasl.username") || own("sasl.password")) {
       fail("sasl.jaas.config", *jaas,
            "Set either sasl.jaas.config or sasl.username/sasl.password, not both (they would compete for the "
-           "same librdkafka settings)");
+           "same client settings)");
     }
     const std::string module_name = credentials.login_module.substr(credentials.login_module.rfind('.') + 1);
     const auto mechanism = effective_mechanism();
@@ -176,14 +176,14 @@ class layer_translator {
     const std::string type = store_type("ssl.truststore.type");
     if (location && type != "PEM") {
       fail("ssl.truststore.location", *location,
-           "librdkafka cannot read a " + type + " truststore; export its CA certificate(s) as PEM (" +
+           "status-store's Kafka client cannot read a " + type + " truststore; export its CA certificate(s) as PEM (" +
                (type == "JKS" ? std::string{"keytool -exportcert -rfc -keystore FILE -alias CA -file ca.pem"}
                               : std::string{"openssl pkcs12 -in FILE -nokeys -out ca.pem"}) +
                ") and set ssl.truststore.type=PEM with ssl.truststore.location=ca.pem, or ssl.ca.location=ca.pem");
     }
     if ((location || certificates) && (own("ssl.ca.location") || own("ssl.ca.pem"))) {
       fail(location ? "ssl.truststore.location" : "ssl.truststore.certificates", location.value_or(*certificates),
-           "Set either ssl.truststore.* or librdkafka's ssl.ca.location/ssl.ca.pem, not both");
+           "Set either ssl.truststore.* or the client's own ssl.ca.location/ssl.ca.pem, not both");
     }
     if (location) out_["ssl.ca.location"] = *location;
     if (certificates) out_["ssl.ca.pem"] = *certificates;
@@ -198,13 +198,14 @@ class layer_translator {
       const std::string upper = store_type("ssl.keystore.type");
       if (upper == "JKS") {
         fail("ssl.keystore.type", *type,
-             "librdkafka reads PKCS12 keystores only; convert it (keytool -importkeystore -srckeystore FILE "
+             "status-store's Kafka client reads PKCS12 keystores only; convert it (keytool -importkeystore "
+             "-srckeystore FILE "
              "-destkeystore keystore.p12 -deststoretype PKCS12) and set ssl.keystore.type=PKCS12");
       }
       if (upper == "PEM") {
         fail("ssl.keystore.type", *type,
              "A PEM keystore file is not supported; set ssl.keystore.certificate.chain and ssl.keystore.key, or "
-             "librdkafka's ssl.certificate.location and ssl.key.location");
+             "the client's own ssl.certificate.location and ssl.key.location");
       }
       out_.erase("ssl.keystore.type");  // PKCS12: the client library's ssl.keystore.location is PKCS#12
     }

@@ -103,7 +103,7 @@ bool equals_any(std::string_view key, const auto& names) {
   return false;
 }
 
-// librdkafka names that set the same property as a forced one; setting either replaces the other.
+// The client library's names that set the same property as a forced one; setting either replaces the other.
 struct forced_alias {
   std::string_view alias;
   std::string_view forced_key;
@@ -144,14 +144,14 @@ class worker_config_parser {
     if (const auto allow_reset = boolean(keys::topic_tracking_allow_reset))
       config_.topic_tracking_allow_reset = *allow_reset;
     sort_remaining_keys();
-    // Java's security names (sasl.jaas.config, ssl.truststore.*) become librdkafka's, or fail here.
+    // Java's security names (sasl.jaas.config, ssl.truststore.*) become the client library's, or fail here.
     translate_security_settings(config_, warnings_);
     warn_about_replaced_overrides();
     return std::move(config_);
   }
 
  private:
-  // librdkafka's own upper bound of message.timeout.ms; beyond it rd_kafka_conf_set would fail with
+  // The client library's own upper bound of message.timeout.ms; beyond it the client would refuse it with
   // a message that does not name our property.
   static constexpr int64_t max_message_timeout_ms = std::numeric_limits<int32_t>::max();
 
@@ -191,8 +191,7 @@ class worker_config_parser {
   std::optional<bool> boolean(std::string_view key) {
     const std::optional<std::string_view> value = value_of(key);
     if (!value) return std::nullopt;
-    std::string lower{*value};
-    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    const std::string lower = ascii_lowercase(*value);
     if (lower == "true") return true;
     if (lower == "false") return false;
     throw invalid(key, *value, "Expected value to be either true or false");

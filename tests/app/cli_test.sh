@@ -53,7 +53,7 @@ check "a malformed sasl.jaas.config exits 2 naming it" 2 "configuration sasl.jaa
 out=$("$bin" check-config "$tmp/jaas-bad.properties" 2>&1)
 refuse "a malformed sasl.jaas.config never shows its password" "hunter5" "$out"
 printf '%s\n' "status.storage.topic=t" "security.protocol=SSL" "ssl.truststore.location=/etc/kafka/truststore.jks" "ssl.truststore.password=hunter6" > "$tmp/jks.properties"
-check "a JKS truststore exits 2 saying what to use instead" 2 "ssl.truststore.location: librdkafka cannot read a JKS truststore.*ssl.ca.location" -- "$bin" check-config "$tmp/jks.properties"
+check "a JKS truststore exits 2 saying what to use instead" 2 "ssl.truststore.location: status-store's Kafka client cannot read a JKS truststore.*ssl.ca.location" -- "$bin" check-config "$tmp/jks.properties"
 printf '%s\n' "status.storage.topic=t" "ssl.keystore.passwrd=hunter7" > "$tmp/unknown-ssl.properties"
 check "an ssl.* name librdkafka does not know exits 2 naming it" 2 "configuration ssl.keystore.passwrd: librdkafka refuses it: No such configuration property" -- "$bin" check-config "$tmp/unknown-ssl.properties"
 printf '%s\n' "status.storage.topic=t" "ssl.key.password=hunter4" "status.storage.retry.jitter.factor=2" > "$tmp/secret-bad.properties"

@@ -77,7 +77,7 @@ TEST(JaasConfig, MalformedEntriesNameThePropertyAndTheRule) {
       {plain + " required username=u password=p; " + plain + " required username=v password=q;",
        "JAAS config property contains 2 login modules, should be 1 module"},
       {scram + " required username=u password=p tokenauth=true;",
-       "ScramLoginModule with tokenauth=true (delegation tokens) is not supported by librdkafka"},
+       "ScramLoginModule with tokenauth=true (delegation tokens) is not supported by status-store's Kafka client"},
   };
   for (const auto& c : cases) {
     const auto error = error_for(c.value);

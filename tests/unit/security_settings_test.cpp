@@ -115,7 +115,8 @@ TEST(SecuritySettings, JksAndPkcs12TruststoresAreRefusedSayingWhatToUse) {
     EXPECT_EQ(error->property(), "ssl.truststore.location");
     EXPECT_EQ(error->value(), "/etc/kafka/truststore.jks");
     const std::string what = error->what();
-    EXPECT_NE(what.find("librdkafka cannot read a " + (type.empty() ? std::string{"JKS"} : type) + " truststore"),
+    EXPECT_NE(what.find("status-store's Kafka client cannot read a " + (type.empty() ? std::string{"JKS"} : type) +
+                        " truststore"),
               std::string::npos)
         << what;
     EXPECT_NE(what.find(conversion), std::string::npos) << what;
@@ -165,7 +166,7 @@ TEST(SecuritySettings, InvalidSettingsNameThePropertyTheValueAndTheRule) {
        "SASL_SSL"},
       {worker({{"sasl.mechanism", "SCRAM-SHA-1"}}),
        "Invalid value SCRAM-SHA-1 for configuration sasl.mechanism: Must be one of GSSAPI, PLAIN, SCRAM-SHA-256, "
-       "SCRAM-SHA-512, OAUTHBEARER (what librdkafka implements)"},
+       "SCRAM-SHA-512, OAUTHBEARER (what status-store's Kafka client implements)"},
       {worker({{"sasl.jaas.config", plain_jaas}}),
        "sasl.mechanism must be set (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) when sasl.jaas.config uses "
        "PlainLoginModule: the default, GSSAPI, ignores a username and password"},
@@ -174,16 +175,18 @@ TEST(SecuritySettings, InvalidSettingsNameThePropertyTheValueAndTheRule) {
        "which sasl.mechanism=GSSAPI does not use (use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)"},
       {worker({{"sasl.mechanism", "PLAIN"}, {"sasl.jaas.config", plain_jaas}, {"sasl.password", "x"}}),
        "Invalid value [hidden] for configuration sasl.jaas.config: Set either sasl.jaas.config or "
-       "sasl.username/sasl.password, not both (they would compete for the same librdkafka settings)"},
+       "sasl.username/sasl.password, not both (they would compete for the same client settings)"},
       {worker({{"sasl.mechanism", "PLAIN"}, {"producer.sasl.jaas.config", "alice-secret"}}),
        "Invalid value [hidden] for configuration producer.sasl.jaas.config: Login module control flag not "
        "specified in JAAS config"},
       {worker({{"sasl.login.callback.handler.class", "com.example.Handler"}}),
        "Invalid value com.example.Handler for configuration sasl.login.callback.handler.class: Names a Java class, "
-       "which librdkafka cannot load; remove it (status-store supports SASL PLAIN/SCRAM through sasl.jaas.config or "
+       "which status-store's Kafka client cannot load; remove it (status-store supports SASL PLAIN/SCRAM through "
+       "sasl.jaas.config or "
        "sasl.username/sasl.password)"},
       {worker({{"ssl.truststore.type", "PEM"}, {"ssl.truststore.location", "/a.pem"}, {"ssl.ca.location", "/b.pem"}}),
-       "Invalid value /a.pem for configuration ssl.truststore.location: Set either ssl.truststore.* or librdkafka's "
+       "Invalid value /a.pem for configuration ssl.truststore.location: Set either ssl.truststore.* or the client's "
+       "own "
        "ssl.ca.location/ssl.ca.pem, not both"},
       {worker({{"ssl.truststore.type", "P12"}}),
        "Invalid value P12 for configuration ssl.truststore.type: Must be one of JKS, PKCS12, PEM"},
@@ -208,7 +211,7 @@ TEST(SecuritySettings, JvmOnlyTuningIsDroppedWithAWarning) {
   EXPECT_EQ(warnings.size(), 4u);
   EXPECT_NE(std::find(warnings.begin(), warnings.end(),
                       "Ignoring 'consumer.ssl.trustmanager.algorithm=PKIX': it tunes Java's TLS stack or login and "
-                      "has no librdkafka equivalent"),
+                      "has no equivalent in status-store's Kafka client"),
             warnings.end());
 }
 
