@@ -35,6 +35,7 @@
 // | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
 // | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
 // | facade / worker | status view     | get, string → connector_view              | a connector's status, tasks and topics    |
+// | facade / worker | status view     | get, string, int32 → vector<task_status>  | one task's status: none or one            |
 // | facade / worker | status view     | list → vector<string>                     | the connectors with a known status        |
 // | facade / worker | status view     | get, all → vector<connector_view>         | every such connector's view, in one pass  |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
