@@ -16,6 +16,7 @@
 #include "messages/record_writer_header.hpp"
 #include "messages/status_updates.hpp"
 
+#include "caf/atom.hpp"
 #include "caf/scoped_actor.hpp"
 #include "caf/send.hpp"
 
@@ -27,6 +28,9 @@ namespace status_store {
 
 store::store(const worker_config& config, store_options options) : config_(config) {
   owned_config_ = std::make_unique<caf::actor_system_config>();
+  // Work sharing: idle workers wait on one condition variable instead of polling, sleeping and stealing,
+  // which leaves the cores to the callers and librdkafka (docs/benchmarks.md, "Scheduler policy").
+  owned_config_->set("scheduler.policy", caf::atom("sharing"));
   if (options.scheduler_threads > 0) owned_config_->set("scheduler.max-threads", options.scheduler_threads);
   owned_system_ = std::make_unique<caf::actor_system>(*owned_config_);
   system_ = owned_system_.get();
