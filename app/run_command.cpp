@@ -61,9 +61,14 @@ void routes(http_service& http, store& s) {
         reply_json(res, route.status, http_error_json(route.status, route.message));
         break;
       case http_endpoint::connectors:
-        reply_json(
-            res, 200,
-            route.expand_status ? connectors_with_status_json(s.describe_all()) : connectors_json(s.connectors()));
+        // Connect ignores an expansion type it does not know; "info" (connector configurations, which
+        // a status store does not have) is ignored the same way rather than invented.
+        if (route.expand_status)
+          reply_json(res, 200, connectors_with_status_json(s.describe_all()));
+        else if (route.expand)
+          reply_json(res, 200, connectors_without_expansions_json(s.connectors()));
+        else
+          reply_json(res, 200, connectors_json(s.connectors()));
         break;
       case http_endpoint::task_status: {
         // One task from the view, not the whole connector described and searched.

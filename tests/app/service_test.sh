@@ -64,6 +64,16 @@ check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_
 check "GET /connectors/{name}/tasks/{id}/status" 0 '^\{"id":1,"state":"RUNNING","worker_id":"w1:8083","version":null\}$' -- curl -sf "$url/connectors/my-src/tasks/1/status"
 check "a task without a status is a 404 in Connect's words" 0 '"message":"No status found for task my-src-7"' -- curl -s "$url/connectors/my-src/tasks/7/status"
 check "GET /connectors?expand=status maps each connector to its status" 0 '^\{"my-src":\{"status":\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -sf "$url/connectors?expand=status"
+# expand=info (connector configurations) is ignored as Connect ignores an unknown type: the map form
+# with nothing invented, and with expand=status as well, exactly the expand=status answer.
+check "GET /connectors?expand=info is Connect's map with nothing expanded" 0 '^\{"my-src":\{\}\}$' -- curl -sf "$url/connectors?expand=info"
+check "GET /connectors?expand=nonsense is the same map, as in Connect" 0 '^\{"my-src":\{\}\}$' -- curl -sf "$url/connectors?expand=nonsense"
+with_info=$(curl -sf "$url/connectors?expand=info&expand=status")
+if [ -n "$with_info" ] && [ "$with_info" = "$(curl -sf "$url/connectors?expand=status")" ] && ! grep -q '"info"' <<<"$with_info"; then
+  ok "GET /connectors?expand=info&expand=status is the expand=status answer, no \"info\""
+else
+  fail "GET /connectors?expand=info&expand=status is the expand=status answer" "$with_info"
+fi
 check "an unknown path is Connect's 404 body" 0 '^\{"error_code":404,"message":"HTTP 404 Not Found"\} 404$' -- curl -s -w ' %{http_code}' "$url/connectors/my-src/nope"
 check "another method is Connect's 405 body" 0 '^\{"error_code":405,"message":"HTTP 405 Method Not Allowed"\} 405$' -- curl -s -X DELETE -w ' %{http_code}' "$url/connectors/my-src/status"
 check "PUT topics/reset is off by default: Connect's 403" 0 '^\{"error_code":403,"message":"Topic tracking reset is disabled\."\} 403$' -- curl -s -X PUT -w ' %{http_code}' "$url/connectors/my-src/topics/reset"
