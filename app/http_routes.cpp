@@ -91,10 +91,11 @@ bool percent_decode(std::string_view text, bool plus_is_space, std::string& out)
 http_route route_http_request(std::string_view method, std::string_view target) {
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
-  bool expand_status = false;
+  bool expand = false, expand_status = false;
   if (question != std::string_view::npos) {
     // Each name=value pair is decoded on its own; a query with broken bytes is refused like a broken
-    // path. Only /connectors reads one: expand=status (repeatable, as JAX-RS reads a list).
+    // path. Only /connectors reads one: expand (repeatable, as JAX-RS reads a list). As in Connect, any
+    // expand asks for the map form, also "expand" alone; values other than "status" add nothing to it.
     for (std::string_view query = target.substr(question + 1); !query.empty();) {
       const size_t amp = query.find('&');
       const std::string_view pair = query.substr(0, amp);
@@ -105,7 +106,10 @@ http_route route_http_request(std::string_view method, std::string_view target) 
           (eq != std::string_view::npos && !percent_decode(pair.substr(eq + 1), true, value)))
         return error(400, "Malformed percent-encoding in the request query");
       if (!is_valid_utf8(name) || !is_valid_utf8(value)) return error(400, "The request query is not valid UTF-8");
-      if (name == "expand" && value == "status") expand_status = true;
+      if (name == "expand") {
+        expand = true;
+        expand_status = expand_status || value == "status";
+      }
     }
   }
   if (path.empty() || path.front() != '/') return error(400, "The request path must start with '/'");
@@ -127,6 +131,7 @@ http_route route_http_request(std::string_view method, std::string_view target) 
   const size_t n = segments.size();
   if (n == 1 && segments[0] == "connectors") {
     route.endpoint = http_endpoint::connectors;
+    route.expand = expand;
     route.expand_status = expand_status;
   } else if (n == 5 && segments[0] == "connectors" && !segments[1].empty() && segments[2] == "tasks" &&
              segments[4] == "status") {

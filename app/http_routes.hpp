@@ -24,12 +24,13 @@ struct http_route {
   http_endpoint endpoint = http_endpoint::error;
   std::string connector;       // decoded, valid UTF-8; for the endpoints under /connectors/{name}
   int32_t task = -1;           // for task_status
-  bool expand_status = false;  // connectors: ?expand=status (Connect's map of every connector's status)
+  bool expand = false;         // connectors: any ?expand parameter, known or not (Connect's map form)
+  bool expand_status = false;  // connectors: ?expand=status among them (each connector's status in the map)
   int status = 200;            // for error: 400, 404 or 405
   std::string message;         // for error: valid UTF-8, in Connect's wording where Connect has one
 };
 
-/// Routes GET (and HEAD) requests for /connectors (also ?expand=status), /connectors/{name}/status,
+/// Routes GET (and HEAD) requests for /connectors (also ?expand=…), /connectors/{name}/status,
 /// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics and /healthz, and PUT
 /// /connectors/{name}/topics/reset. `target` is the request-target as sent (path and optional query,
 /// still percent-encoded). Never throws for any input.

@@ -9,6 +9,7 @@
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 #include "app/store/store.hpp"
+#include "app/topic_tracking_gate.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
 
@@ -49,14 +50,25 @@ void reply_json(httplib::Response& res, int status, std::string body) {
 void routes(http_service& http, store& s) {
   http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
     const http_route route = route_http_request(req.method, req.target);
+    // topic.tracking.enable and topic.tracking.allow.reset: Connect's 403 before anything is looked up.
+    if (const auto refusal = topic_tracking_refusal(route.endpoint, s.config().topic_tracking_enable,
+                                                    s.config().topic_tracking_allow_reset)) {
+      reply_json(res, 403, http_error_json(403, *refusal));
+      return httplib::Server::HandlerResponse::Handled;
+    }
     switch (route.endpoint) {
       case http_endpoint::error:
         reply_json(res, route.status, http_error_json(route.status, route.message));
         break;
       case http_endpoint::connectors:
-        reply_json(
-            res, 200,
-            route.expand_status ? connectors_with_status_json(s.describe_all()) : connectors_json(s.connectors()));
+        // Connect ignores an expansion type it does not know; "info" (connector configurations, which
+        // a status store does not have) is ignored the same way rather than invented.
+        if (route.expand_status)
+          reply_json(res, 200, connectors_with_status_json(s.describe_all()));
+        else if (route.expand)
+          reply_json(res, 200, connectors_without_expansions_json(s.connectors()));
+        else
+          reply_json(res, 200, connectors_json(s.connectors()));
         break;
       case http_endpoint::task_status: {
         // One task from the view, not the whole connector described and searched.
@@ -81,10 +93,6 @@ void routes(http_service& http, store& s) {
         reply_json(res, 200, connector_topics_json(s.describe(route.connector)));
         break;
       case http_endpoint::reset_connector_topics: {
-        if (!s.config().topic_tracking_allow_reset) {  // ConnectorsResource's words
-          reply_json(res, 403, http_error_json(403, "Topic tracking reset is disabled."));
-          break;
-        }
         // As AbstractHerder: a tombstone per topic the view knows, through the store (retried and
         // counted like any delete_topic); 202 with no body, also for a connector without topics.
         const auto topics = s.get_all_topics(route.connector);

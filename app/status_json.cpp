@@ -64,6 +64,12 @@ std::string connectors_with_status_json(const std::vector<connector_view>& views
   return dump(all);
 }
 
+std::string connectors_without_expansions_json(const std::vector<std::string>& names) {
+  json all = json::object();
+  for (const auto& name : names) all[name] = json::object();
+  return dump(all);
+}
+
 std::string connector_topics_json(const connector_view& view) {
   json topics = json::array();
   for (const auto& t : view.topics) topics.push_back(t.topic);

@@ -22,6 +22,10 @@ std::string task_status_json(const task_status& task);
 /// connectors with a status (Connect also lists configured connectors without one; "type" is left
 /// out, as in connector_status_json).
 std::string connectors_with_status_json(const std::vector<connector_view>& views);
+/// {"<name>":{},...} — GET /connectors?expand=… with no expansion status-store serves ("info", the
+/// connectors' configurations it does not have, or a type Connect ignores too): Connect's map form with
+/// nothing expanded, for the connectors with a status.
+std::string connectors_without_expansions_json(const std::vector<std::string>& names);
 /// {"<name>":{"topics":["t1","t2"]}} — GET /connectors/{name}/topics.
 std::string connector_topics_json(const connector_view& view);
 /// One line per status of the connector: connector, then tasks, then topics.

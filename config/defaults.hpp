@@ -46,6 +46,9 @@ inline constexpr int32_t trace_max_bytes = 65536;
 // PUT /connectors/{name}/topics/reset deletes what a worker recorded; Connect allows it by default, but a
 // status store serving a read-mostly API refuses it unless the operator says otherwise.
 inline constexpr bool topic_tracking_allow_reset = false;
+// GET /connectors/{name}/topics and the reset are served unless the operator turns topic tracking off,
+// as in Connect (topic.tracking.enable defaults to true there too).
+inline constexpr bool topic_tracking_enable = true;
 
 // --- the HTTP service (`status-store run`) ------------------------------------------------------------
 // One thread per open connection up to this many; a connection beyond it gets an immediate 503.

@@ -51,6 +51,7 @@ constexpr std::string_view startup_timeout_ms = "status.storage.startup.timeout.
 constexpr std::string_view trace_max_bytes = "status.storage.trace.max.bytes";
 constexpr std::string_view message_timeout_ms = "producer.message.timeout.ms";
 constexpr std::string_view topic_tracking_allow_reset = "topic.tracking.allow.reset";
+constexpr std::string_view topic_tracking_enable = "topic.tracking.enable";
 constexpr std::string_view producer_prefix = "producer.";
 constexpr std::string_view consumer_prefix = "consumer.";
 constexpr std::string_view admin_prefix = "admin.";
@@ -143,6 +144,7 @@ class worker_config_parser {
     if (trace_budget) config_.trace_max_bytes = static_cast<int32_t>(*trace_budget);
     if (const auto allow_reset = boolean(keys::topic_tracking_allow_reset))
       config_.topic_tracking_allow_reset = *allow_reset;
+    if (const auto enable = boolean(keys::topic_tracking_enable)) config_.topic_tracking_enable = *enable;
     sort_remaining_keys();
     // Java's security names (sasl.jaas.config, ssl.truststore.*) become the client library's, or fail here.
     translate_security_settings(config_, warnings_);
@@ -277,7 +279,7 @@ class worker_config_parser {
       const std::string_view value = java_trim(raw_value);
       if (name == keys::bootstrap_servers || name == keys::group_id || name == keys::client_id ||
           name == keys::message_timeout_ms || name == keys::topic_tracking_allow_reset ||
-          equals_any(name, own_status_storage_keys)) {
+          name == keys::topic_tracking_enable || equals_any(name, own_status_storage_keys)) {
         continue;  // parsed above
       }
       if (name == keys::cleanup_policy) {
@@ -372,6 +374,7 @@ std::vector<std::pair<std::string, std::string>> effective_config(const worker_c
   settings.emplace(keys::trace_max_bytes, std::to_string(config.trace_max_bytes));
   settings.emplace(keys::message_timeout_ms, std::to_string(config.message_timeout_ms));
   settings.emplace(keys::topic_tracking_allow_reset, config.topic_tracking_allow_reset ? "true" : "false");
+  settings.emplace(keys::topic_tracking_enable, config.topic_tracking_enable ? "true" : "false");
   const auto add_prefixed = [&settings](std::string_view prefix, const std::map<std::string, std::string>& layer) {
     // Our own settings come first in the map, so a pass-through entry can never replace one.
     for (const auto& [key, value] : layer) settings.emplace(std::string{prefix} + key, value);

@@ -41,6 +41,10 @@ struct worker_config {
   /// Whether `status-store run` answers PUT /connectors/{name}/topics/reset (Connect's
   /// topic.tracking.allow.reset; refused with Connect's 403 when false).
   bool topic_tracking_allow_reset = defaults::topic_tracking_allow_reset;
+  /// Whether `status-store run` serves GET /connectors/{name}/topics and the reset at all (Connect's
+  /// topic.tracking.enable; both refused with Connect's 403 when false). The store itself still writes
+  /// the topic statuses it is given: not recording them is the embedding worker's part, as in Connect.
+  bool topic_tracking_enable = defaults::topic_tracking_enable;
   /// Client pass-through settings, prefix stripped (producer.*, consumer.*, admin.*).
   std::map<std::string, std::string> producer_overrides;
   std::map<std::string, std::string> consumer_overrides;

@@ -64,14 +64,38 @@ check "unknown connector is a 404" 0 '^404$' -- curl -s -o /dev/null -w '%{http_
 check "GET /connectors/{name}/tasks/{id}/status" 0 '^\{"id":1,"state":"RUNNING","worker_id":"w1:8083","version":null\}$' -- curl -sf "$url/connectors/my-src/tasks/1/status"
 check "a task without a status is a 404 in Connect's words" 0 '"message":"No status found for task my-src-7"' -- curl -s "$url/connectors/my-src/tasks/7/status"
 check "GET /connectors?expand=status maps each connector to its status" 0 '^\{"my-src":\{"status":\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -sf "$url/connectors?expand=status"
+# expand=info (connector configurations) is ignored as Connect ignores an unknown type: the map form
+# with nothing invented, and with expand=status as well, exactly the expand=status answer.
+check "GET /connectors?expand=info is Connect's map with nothing expanded" 0 '^\{"my-src":\{\}\}$' -- curl -sf "$url/connectors?expand=info"
+check "GET /connectors?expand=nonsense is the same map, as in Connect" 0 '^\{"my-src":\{\}\}$' -- curl -sf "$url/connectors?expand=nonsense"
+with_info=$(curl -sf "$url/connectors?expand=info&expand=status")
+if [ -n "$with_info" ] && [ "$with_info" = "$(curl -sf "$url/connectors?expand=status")" ] && ! grep -q '"info"' <<<"$with_info"; then
+  ok "GET /connectors?expand=info&expand=status is the expand=status answer, no \"info\""
+else
+  fail "GET /connectors?expand=info&expand=status is the expand=status answer" "$with_info"
+fi
 check "an unknown path is Connect's 404 body" 0 '^\{"error_code":404,"message":"HTTP 404 Not Found"\} 404$' -- curl -s -w ' %{http_code}' "$url/connectors/my-src/nope"
 check "another method is Connect's 405 body" 0 '^\{"error_code":405,"message":"HTTP 405 Method Not Allowed"\} 405$' -- curl -s -X DELETE -w ' %{http_code}' "$url/connectors/my-src/status"
 check "PUT topics/reset is off by default: Connect's 403" 0 '^\{"error_code":403,"message":"Topic tracking reset is disabled\."\} 403$' -- curl -s -X PUT -w ' %{http_code}' "$url/connectors/my-src/topics/reset"
 check "the refused reset deleted nothing" 0 '^\{"my-src":\{"topics":\["orders"\]\}\}$' -- curl -sf "$url/connectors/my-src/topics"
 
+# topic.tracking.enable=false: a service that refuses both topic endpoints with Connect's other 403,
+# also the reset it would allow (Connect checks tracking first), serves the rest, and writes nothing.
+"$bin" run --bootstrap-servers "$bs" --topic ops-status --set topic.tracking.enable=false \
+  --set topic.tracking.allow.reset=true --listen 127.0.0.1:0 >"$tmp/untracked.out" 2>"$tmp/untracked.err" &
+untracked_pid=$!
+for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/untracked.out" 2>/dev/null && break; sleep 0.1; done
+untracked_url=$(grep -oE "http://[0-9.]+:[0-9]+" "$tmp/untracked.out")
+check "topic.tracking.enable=false: GET topics is Connect's 403" 0 '^\{"error_code":403,"message":"Topic tracking is disabled\."\} 403$' -- curl -s -w ' %{http_code}' "$untracked_url/connectors/my-src/topics"
+check "topic.tracking.enable=false: the reset is the same 403, though allowed" 0 '^\{"error_code":403,"message":"Topic tracking is disabled\."\} 403$' -- curl -s -X PUT -w ' %{http_code}' "$untracked_url/connectors/my-src/topics/reset"
+check "topic.tracking.enable=false: a connector's status is still served" 0 '^\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -s "$untracked_url/connectors/my-src/status"
+check "topic.tracking.enable=false: the refused reset accepted no update" 0 '^status_update_accepted_total 0$' -- curl -sf "$untracked_url/metrics"
+kill -TERM "$untracked_pid"; wait "$untracked_pid"
+
 # topic.tracking.allow.reset=true: a second service on the same cluster answers the reset with a 202
 # and no body, and writes one tombstone per topic of the connector (2 here), counted as successes.
-check "put a second topic" 0 "acknowledged" -- "$bin" put topic my-src payments "${c[@]}"
+# topic.tracking.enable=false stops only the REST side: the store still writes the topic statuses it is given.
+check "put a second topic, with topic.tracking.enable=false" 0 "acknowledged" -- "$bin" put topic my-src payments --set topic.tracking.enable=false "${c[@]}"
 "$bin" run --bootstrap-servers "$bs" --topic ops-status --set topic.tracking.allow.reset=true \
   --listen 127.0.0.1:0 >"$tmp/reset.out" 2>"$tmp/reset.err" &
 reset_pid=$!

@@ -3,10 +3,11 @@
 // task that writes to two topics, a failing task with a real stack trace, a connector created PAUSED
 // — and status-store (the in-process facade) adds a task and a topic status of its own that Connect
 // reads. `status-store run` serves the same status topic. Each endpoint's two bodies are parsed with
-// order-preserving JSON and must be equal field by field and in order, after two documented
-// normalisations (docs/testing.md): Connect's "type" (from the connector's configuration, which a
-// status store does not have) is removed after checking it, and the top-level order of GET /connectors
-// and ?expand=status (Connect's Java HashMap/HashSet order) is sorted as status-store's is.
+// order-preserving JSON and must be equal field by field and in order, after three documented
+// normalisations (docs/testing.md): Connect's "type" and ?expand=info's "info" (both from the
+// connector's configuration, which a status store does not have) are removed after checking them, and
+// the top-level order of GET /connectors and ?expand (Connect's Java HashMap/HashSet order) is sorted
+// as status-store's is. A second worker with topic.tracking.enable=false answers the tracking-off 403s.
 #include "connect_worker.hpp"
 #include "java_driver.hpp"
 
@@ -46,14 +47,24 @@ struct status_store_service {
   std::unique_ptr<child_process> process;
   int port = 0;
 
-  status_store_service(const std::string& bootstrap, const std::string& topic, bool allow_reset,
+  /// `settings`: "key=value" for --set, e.g. topic.tracking.allow.reset=true.
+  status_store_service(const std::string& bootstrap, const std::string& topic, const std::vector<std::string>& settings,
                        const std::string& log) {
-    process = std::make_unique<child_process>(
-        std::vector<std::string>{STATUS_STORE_BINARY_DIR "/status-store", "run", "--bootstrap-servers", bootstrap,
-                                 "--topic", topic, "--listen", "127.0.0.1:0", "--set",
-                                 "status.storage.replication.factor=1", "--set",
-                                 std::string{"topic.tracking.allow.reset="} + (allow_reset ? "true" : "false")},
-        log);
+    std::vector<std::string> command{STATUS_STORE_BINARY_DIR "/status-store",
+                                     "run",
+                                     "--bootstrap-servers",
+                                     bootstrap,
+                                     "--topic",
+                                     topic,
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--set",
+                                     "status.storage.replication.factor=1"};
+    for (const auto& setting : settings) {
+      command.push_back("--set");
+      command.push_back(setting);
+    }
+    process = std::make_unique<child_process>(command, log);
     const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
     for (int i = 0; i < 600 && process->running(); ++i) {
       std::smatch m;
@@ -72,6 +83,7 @@ std::string setup_error;
 std::unique_ptr<connect_worker> connect;
 std::unique_ptr<status_store_service> service;  // topic.tracking.allow.reset=true
 std::string bootstrap;
+std::string run_prefix;  // this run's Connect group and topic names start with it
 
 ordered parse(const std::string& body) { return body.empty() ? ordered{} : ordered::parse(body); }
 
@@ -157,9 +169,9 @@ class ConnectRestParity : public ::testing::Test {
         throw std::runtime_error("STATUS_STORE_BOOTSTRAP is not set: run under scripts/kafka-local.sh run 1 -- ...");
       java_driver driver;
       if (const auto problem = driver.problem(); !problem.empty()) throw std::runtime_error(problem);
-      const std::string prefix = "parity-" + std::to_string(::getpid()) + "-" +
-                                 std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000);
-      connect = std::make_unique<connect_worker>(bootstrap, prefix, driver.jar());
+      run_prefix = "parity-" + std::to_string(::getpid()) + "-" +
+                   std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000);
+      connect = std::make_unique<connect_worker>(bootstrap, run_prefix, driver.jar());
       std::printf("[parity] Connect worker answered after %lld ms\n",
                   static_cast<long long>(connect->start_time().count()));
       const std::string config =
@@ -199,7 +211,8 @@ class ConnectRestParity : public ::testing::Test {
                                    connect->log());
         std::this_thread::sleep_for(250ms);
       }
-      service = std::make_unique<status_store_service>(bootstrap, connect->status_topic(), true,
+      service = std::make_unique<status_store_service>(bootstrap, connect->status_topic(),
+                                                       std::vector<std::string>{"topic.tracking.allow.reset=true"},
                                                        std::filesystem::path{connect->dir()} / "service.log");
     } catch (const std::exception& e) {
       setup_error = e.what();
@@ -240,6 +253,40 @@ TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithoutType) {
   EXPECT_EQ(c.store_json, c.connect_json);
   EXPECT_NE(c.store_json.find("\"trace\":\"org.apache.kafka.connect.errors.ConnectException: parity task 1"),
             std::string::npos);
+}
+
+TEST_F(ConnectRestParity, ExpandInfoIsIgnoredAsConnectIgnoresUnknownTypes) {
+  // Connect's "info" is each connector's configuration, which a status store does not have:
+  // status-store ignores it as Connect ignores a type it does not know. Connect's is checked, then
+  // removed; everything else must be equal.
+  const auto without_info = [](ordered& all) {
+    for (auto it = all.begin(); it != all.end(); ++it) {
+      auto& expanded = it.value();
+      if (!expanded.contains("info") || !expanded["info"].contains("config") || !expanded["info"].contains("tasks")) {
+        all = nullptr;  // not Connect's info: keep asking, then fail on the difference
+        return;
+      }
+      expanded.erase("info");
+      if (expanded.contains("status")) drop_type(expanded["status"]);
+    }
+    all = sorted_object(all);
+  };
+  for (const std::string path :
+       {"/connectors?expand=info", "/connectors?expand=info&expand=status", "/connectors?expand=status&expand=info"}) {
+    const auto c = ask_both("GET", path, without_info);
+    EXPECT_EQ(c.connect.status, 200) << path;
+    EXPECT_EQ(c.store.status, 200) << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+    EXPECT_EQ(c.store.body.find("\"info\""), std::string::npos) << path;
+  }
+  // Unknown types, and expand with no value: both answer the map with nothing expanded.
+  for (const std::string path : {"/connectors?expand=nonsense", "/connectors?expand=", "/connectors?expand"}) {
+    const auto c = ask_both("GET", path, [](ordered& all) { all = sorted_object(all); });
+    EXPECT_EQ(c.connect.status, 200) << path;
+    EXPECT_EQ(c.store.status, 200) << path;
+    EXPECT_EQ(c.store_json, c.connect_json) << path;
+    EXPECT_EQ(c.store_json, R"({"parity-paused":{},"parity.src-é":{}})") << path;
+  }
 }
 
 TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
@@ -314,7 +361,9 @@ TEST_F(ConnectRestParity, TopicsResetOffIsConnectsForbiddenBody) {
   const std::string message = "Topic tracking reset is disabled.";
   ASSERT_NE(klass.find(message), std::string::npos) << "not in " << jar;
 
-  status_store_service refusing{bootstrap, connect->status_topic(), false,
+  status_store_service refusing{bootstrap,
+                                connect->status_topic(),
+                                {"topic.tracking.allow.reset=false"},
                                 std::filesystem::path{connect->dir()} / "refusing.log"};
   const auto answer = rest_call(refusing.port, "PUT", "/connectors/parity-paused/topics/reset");
   EXPECT_EQ(answer.status, 403);
@@ -323,6 +372,50 @@ TEST_F(ConnectRestParity, TopicsResetOffIsConnectsForbiddenBody) {
   const auto c = ask_both("GET", "/connectors/parity-paused/topics");
   EXPECT_EQ(c.store_json, c.connect_json);
   EXPECT_EQ(c.store_json, R"({"parity-paused":{"topics":["parity-audit"]}})");
+}
+
+TEST_F(ConnectRestParity, TrackingOffIsConnectsForbiddenBodyForTopicsAndReset) {
+  // A second Connect worker (a group of its own, no connectors: the 403 comes before any lookup) and a
+  // second status-store run, both with topic.tracking.enable=false and resets off as well, so the
+  // message also shows which switch each checks first.
+  const std::vector<std::string> settings{"topic.tracking.enable=false", "topic.tracking.allow.reset=false"};
+  java_driver driver;
+  const auto started = std::chrono::steady_clock::now();
+  auto untracked_connect = std::make_unique<connect_worker>(bootstrap, run_prefix + "-untracked", driver.jar(),
+                                                            std::chrono::seconds{120}, settings);
+  status_store_service untracked_store{bootstrap, connect->status_topic(), settings,
+                                       std::filesystem::path{connect->dir()} / "untracked.log"};
+  std::printf(
+      "[parity] the tracking-off Connect worker and service answered after %lld ms\n",
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count()));
+  const std::vector<std::pair<std::string, std::string>> requests{
+      {"GET", source_path + "/topics"},
+      {"GET", "/connectors/no-such-connector/topics"},
+      {"PUT", source_path + "/topics/reset"},
+      {"PUT", "/connectors/parity-paused/topics/reset"},
+  };
+  for (const auto& [method, path] : requests) {
+    const auto by_connect = rest_call(untracked_connect->port(), method, path);
+    const auto by_store = rest_call(untracked_store.port, method, path);
+    EXPECT_EQ(by_connect.status, 403) << method << " " << path << ": " << by_connect.body;
+    EXPECT_EQ(by_store.status, by_connect.status) << method << " " << path;
+    EXPECT_EQ(parse(by_store.body).dump(), parse(by_connect.body).dump()) << method << " " << path;
+    EXPECT_EQ(parse(by_store.body).dump(),
+              ordered({{"error_code", 403}, {"message", "Topic tracking is disabled."}}).dump())
+        << method << " " << path;
+  }
+  // Neither deleted anything: status-store's topics still equal Connect's.
+  const auto c = ask_both("GET", "/connectors/parity-paused/topics");
+  EXPECT_EQ(c.store_json, c.connect_json);
+  EXPECT_EQ(c.store_json, R"({"parity-paused":{"topics":["parity-audit"]}})");
+  // The second worker's files stay only when something failed, as the first one's do.
+  const std::string dir = untracked_connect->dir();
+  untracked_connect.reset();
+  if (!HasFailure()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
 }
 
 TEST_F(ConnectRestParity, TopicsResetOnIsConnectsAcceptedAndBothSeeTheTombstones) {

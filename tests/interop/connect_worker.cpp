@@ -40,7 +40,7 @@ int free_port() {
 }
 
 connect_worker::connect_worker(const std::string& bootstrap, const std::string& prefix, const std::string& driver_jar,
-                               std::chrono::seconds start_timeout)
+                               std::chrono::seconds start_timeout, const std::vector<std::string>& extra_properties)
     : prefix_{prefix}, port_{free_port()} {
   const auto dir = std::filesystem::temp_directory_path() / prefix;
   std::filesystem::create_directories(dir);
@@ -63,6 +63,10 @@ connect_worker::connect_worker(const std::string& bootstrap, const std::string& 
                             << "rest.advertised.host.name=127.0.0.1\n"
                             // only plugins with a service manifest: no scan of every jar (seconds on 2 cores)
                             << "plugin.discovery=service_load\n";
+  {
+    std::ofstream extra{properties, std::ios::app};
+    for (const auto& line : extra_properties) extra << line << "\n";
+  }
   const auto lib = std::filesystem::path{driver_jar}.parent_path() / "lib";
   const auto started = std::chrono::steady_clock::now();
   // C1 only and the serial collector, as the driver's short JVMs: the worker starts faster on 2 cores.

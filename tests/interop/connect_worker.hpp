@@ -4,8 +4,10 @@
 // It runs the driver's own ParitySourceConnector (tests/interop/java), found by service loading.
 #include "child_process.hpp"
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace status_store::interop {
 
@@ -24,9 +26,11 @@ class connect_worker {
  public:
   /// Starts a one-worker cluster of its own group with internal topics named `<prefix>-configs`,
   /// `-offsets` and `-status`, and waits until GET /connectors answers 200. Throws std::runtime_error
-  /// (with the end of the worker's log) when it does not within `start_timeout`.
+  /// (with the end of the worker's log) when it does not within `start_timeout`. `extra_properties`
+  /// ("key=value" lines) are appended to its worker.properties, e.g. topic.tracking.enable=false.
   connect_worker(const std::string& bootstrap, const std::string& prefix, const std::string& driver_jar,
-                 std::chrono::seconds start_timeout = std::chrono::seconds{120});
+                 std::chrono::seconds start_timeout = std::chrono::seconds{120},
+                 const std::vector<std::string>& extra_properties = {});
 
   int port() const { return port_; }
   std::string status_topic() const { return prefix_ + "-status"; }

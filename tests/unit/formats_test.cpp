@@ -58,6 +58,11 @@ TEST(StatusJson, TopicsAndConnectorListsHaveConnectsRestShape) {
   EXPECT_EQ(connectors_json({"a", "b-c"}), R"(["a","b-c"])");
 }
 
+TEST(StatusJson, AnExpandWithNothingServedIsConnectsMapOfEmptyObjects) {
+  EXPECT_EQ(connectors_without_expansions_json({"a", "b-c"}), R"({"a":{},"b-c":{}})");
+  EXPECT_EQ(connectors_without_expansions_json({}), "{}");
+}
+
 TEST(StatusJson, OneLinePerStatusWithTheFieldsThatApply) {
   auto lines = status_lines_json(sample_view());
   ASSERT_EQ(lines.size(), 3u);

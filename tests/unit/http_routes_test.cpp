@@ -91,12 +91,26 @@ TEST(HttpRoutes, TaskStatusTakesAnIntegerTaskIdAsJaxRsDoes) {
   EXPECT_EQ(route_http_request("DELETE", "/connectors/my-src/tasks/0/status").status, 405);
 }
 
+TEST(HttpRoutes, AnyExpandAsksForConnectsMapFormAsInConnect) {
+  // ConnectorsResource: the map form whenever the query has "expand", whatever its values.
+  EXPECT_FALSE(route_http_request("GET", "/connectors").expand);
+  for (const char* target :
+       {"/connectors?expand=status", "/connectors?expand=info", "/connectors?expand=info&expand=status",
+        "/connectors?expand=nonsense", "/connectors?expand", "/connectors?expand=", "/connectors?a=1&expand=STATUS"}) {
+    EXPECT_TRUE(route_http_request("GET", target).expand) << target;
+  }
+  EXPECT_FALSE(route_http_request("GET", "/connectors?expandstatus").expand);
+  EXPECT_FALSE(route_http_request("GET", "/connectors?Expand=status").expand);  // names are case-sensitive
+  EXPECT_FALSE(route_http_request("GET", "/connectors?=status").expand);
+}
+
 TEST(HttpRoutes, ConnectorsExpandStatusIsReadFromTheQuery) {
   EXPECT_FALSE(route_http_request("GET", "/connectors").expand_status);
   EXPECT_TRUE(route_http_request("GET", "/connectors?expand=status").expand_status);
   EXPECT_TRUE(route_http_request("GET", "/connectors?expand=info&expand=status").expand_status);
   EXPECT_TRUE(route_http_request("GET", "/connectors?expand=%73tatus").expand_status);
   EXPECT_FALSE(route_http_request("GET", "/connectors?expand=info").expand_status);
+  EXPECT_FALSE(route_http_request("GET", "/connectors?expand=STATUS").expand_status);  // Connect's switch is exact
   EXPECT_FALSE(route_http_request("GET", "/connectors?expandstatus").expand_status);
   EXPECT_EQ(route_http_request("GET", "/connectors?expand=%FF").status, 400);
 }

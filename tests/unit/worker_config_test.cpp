@@ -88,6 +88,7 @@ TEST(WorkerConfigDefaults, MinimalConfigGetsEveryDefault) {
   EXPECT_EQ(config.shutdown_drain_timeout_ms, 10000);
   EXPECT_EQ(config.trace_max_bytes, 65536);
   EXPECT_FALSE(config.topic_tracking_allow_reset);
+  EXPECT_TRUE(config.topic_tracking_enable);
   EXPECT_TRUE(config.producer_overrides.empty());
   EXPECT_TRUE(config.consumer_overrides.empty());
   EXPECT_TRUE(config.admin_overrides.empty());
@@ -710,6 +711,31 @@ TEST(WorkerConfigTopicTracking, AllowResetIsABooleanReadAsConfigDefReadsOne) {
   }
 }
 
+TEST(WorkerConfigTopicTracking, EnableIsABooleanReadAsConfigDefReadsOne) {
+  EXPECT_TRUE(parse_worker_config(with({{"topic.tracking.enable", "true"}})).topic_tracking_enable);
+  EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.enable", "false"}})).topic_tracking_enable);
+  EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.enable", " FALSE "}})).topic_tracking_enable);
+  EXPECT_TRUE(warnings_for(with({{"topic.tracking.enable", "false"}})).empty());
+  for (const char* bad : {"no", "0", "", "fals"}) {
+    const auto error = error_for(with({{"topic.tracking.enable", bad}}));
+    ASSERT_TRUE(error) << bad;
+    EXPECT_EQ(error->property(), "topic.tracking.enable");
+    EXPECT_EQ(error->rule(), "Expected value to be either true or false");
+  }
+}
+
+TEST(WorkerConfigTopicTracking, EnableAndAllowResetAreIndependent) {
+  // Connect keeps both as set; which 403 wins is the service's rule (docs/http-service.md).
+  const worker_config config =
+      parse_worker_config(with({{"topic.tracking.enable", "false"}, {"topic.tracking.allow.reset", "true"}}));
+  EXPECT_FALSE(config.topic_tracking_enable);
+  EXPECT_TRUE(config.topic_tracking_allow_reset);
+  const auto effective = effective_config(config);
+  EXPECT_NE(std::find(effective.begin(), effective.end(),
+                      std::pair<std::string, std::string>{"topic.tracking.enable", "false"}),
+            effective.end());
+}
+
 // ---- effective_config ----------------------------------------------------------------------------------
 
 TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
@@ -731,6 +757,7 @@ TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
       {"status.storage.topic", "connect-status"},
       {"status.storage.trace.max.bytes", "65536"},
       {"topic.tracking.allow.reset", "false"},
+      {"topic.tracking.enable", "true"},
   };
   EXPECT_EQ(effective, expected);
 }
