@@ -1,27 +1,12 @@
 #pragma once
 // librdkafka reports a rejected password or a failed TLS handshake only through its error callback
-// (_AUTHENTICATION / _SSL, served by rd_kafka_poll): requests meanwhile just wait for a broker that
-// never comes up, and fail with _TRANSPORT or _MSG_TIMED_OUT when their own timeouts run out. This
-// watch remembers such a failure so the store can name it and stop waiting: start-up fails at once
-// with the reason, and produce requests fail as non-retriable instead of being retried.
-//
-// Measured with librdkafka 2.0.2 against Kafka 4.4.0, wrong PLAIN password: the broker closes the
-// connection after 0.3 s, librdkafka logs "SASL authentication error: Authentication failed:
-// Invalid username or password", reconnects every reconnect.backoff.ms (suppressing identical
-// errors), and queues _AUTHENTICATION for the error callback; a metadata request returns
-// _TRANSPORT after its timeout and a produced message gets _MSG_TIMED_OUT after message.timeout.ms.
-// A TLS verification failure behaves the same with _SSL. Neither is a fatal error
-// (rd_kafka_fatal_error stays 0).
-//
-// An episode ends when a request succeeds, or when a connection fails for another reason: during a
-// credential episode librdkafka reports only _AUTHENTICATION / _SSL and _ALL_BROKERS_DOWN, while a
-// broker that goes away — even one this client had authenticated with — gives _TRANSPORT
-// ("Disconnected (after … in state UP)", "Connect to … failed: Connection refused"), measured for
-// PLAIN and TLS against Kafka 4.4.0. Without that second rule, credentials that started working
-// again (an operator adding the missing SCRAM user) followed by an outage before any delivery would
-// make the outage's timeouts look like credential failures, which are not retried. When in doubt the
-// watch lets a failure be retried: a retried authentication failure costs a few attempts, a network
-// failure taken for a credential failure loses the update.
+// (_AUTHENTICATION / _SSL): requests just wait for a broker that never comes up and end as _TRANSPORT
+// or _MSG_TIMED_OUT. This watch remembers such a failure so the store can name it and stop waiting:
+// start-up fails at once with the reason, and sends fail as non-retriable instead of being retried.
+// An episode ends with a successful request, or with a connection failing for another reason
+// (_TRANSPORT, _RESOLVE), which librdkafka never reports while it refuses credentials; when in doubt a
+// failure is retried, since a network failure taken for a credential failure would lose the update.
+// The measured sequences: docs/security.md, "When the broker refuses the credentials".
 #include <librdkafka/rdkafka.h>
 
 #include <atomic>

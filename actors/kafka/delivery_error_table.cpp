@@ -1,34 +1,9 @@
-// The delivery-error decision table. One row per code with an explicit decision; every other code is
-// non-retriable, like a Java ApiException that is not a RetriableException.
-//
-// Sources: Kafka's RetriableException set (clients Errors.java, each exception's extends chain) for
-// broker codes; librdkafka 2.0.2's rdkafka.h and the DR behaviour measured against the mock cluster
-// (docs: librdkafka-and-broker.md, section 1b) for local codes. Names are librdkafka's
-// rd_kafka_err2name() names (Kafka's name in the reason where it differs). Codes that librdkafka
-// added after 2.0.2 (the oldest version status-store builds with) are written as numbers, so every
-// supported version compiles the same table; their names are librdkafka's (Kafka's for 100 and 103).
-//
-// Decisions that differ from a plain reading of either source:
-// - BROKER_NOT_AVAILABLE (8) is retriable although Java's BrokerNotAvailableException is not a
-//   RetriableException: it describes a broker that is down or restarting, which passes, and
-//   librdkafka itself treats it as refresh-and-retry.
-// - _UNKNOWN_TOPIC / _UNKNOWN_PARTITION (local) are retriable like Java's
-//   UnknownTopicOrPartitionException (3): right after the topic is created, metadata may not have
-//   propagated yet. If the topic was really deleted, the bounded retries give up.
-// - _PURGE_QUEUE / _PURGE_INFLIGHT are NOT retriable: they only come from our own rd_kafka_purge().
-//   _PURGE_QUEUE while the store runs is the outage hold taking records back before any broker saw
-//   them (not an attempt's end: the outcome is not_sent, and the coalescer holds the key); at
-//   shutdown nobody is left to retry.
-// - NETWORK_EXCEPTION, INVALID_MSG (CORRUPT_MESSAGE), FENCED/UNKNOWN_LEADER_EPOCH and
-//   THROTTLING_QUOTA_EXCEEDED are retriable as in Java, although librdkafka 2.0.2 reports them as
-//   permanent: with retries=0 they reach the delivery report and we retry them ourselves.
-// - Idempotence/transaction errors (45, 47, 59, 90, _FATAL) are not retriable: idempotence is off,
-//   so seeing one means a misconfiguration that a re-send cannot fix.
-// - Since 2.0.2: _INVALID_DIFFERENT_RECORD (another record of the batch was invalid, so this valid one
-//   was not written), _DESTROY_BROKER (the broker left the cluster's metadata while the request was
-//   on it) and REBOOTSTRAP_REQUIRED (KIP-1102: the client must re-read the cluster, which librdkafka
-//   does itself) are retriable: a re-send of the same record then works. _LOG_TRUNCATION is a
-//   consumer's finding, never a delivery report's.
+// The delivery-error decision table: one row per code with an explicit decision; every other code is
+// non-retriable, like a Java ApiException that is not a RetriableException. Broker codes follow
+// Kafka's RetriableException set (Errors.java), librdkafka's local codes what they mean; codes newer
+// than librdkafka 2.0.2 (the oldest supported) are written as numbers, so every supported version
+// compiles the same table. The decisions that differ from either source, and why: docs/retries.md,
+// "Which errors are retried", whose copy of the table tests/unit/docs_error_table_test.cpp keeps equal.
 #include "actors/kafka/delivery_error_table.hpp"
 
 #include <algorithm>
