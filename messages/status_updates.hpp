@@ -31,6 +31,32 @@ inline status_update make_update(status_record record, bool safe, const status_v
   return u;
 }
 
+/// The value fields of an update (a DESTROYED state is a tombstone), written into `u` with its
+/// strings' capacity reused.
+inline void fill_update_value(status_update& u, const status_value& value, bool safe) {
+  u.tombstone = value.state == status_state::destroyed;
+  if (u.tombstone)
+    u.value.clear();
+  else
+    encode_status_value_into(value, u.value);
+  u.safe = safe;
+  u.worker_id.assign(value.worker_id);
+  u.generation = value.generation;
+  u.put_ns = 0;
+}
+
+/// What make_update(s, safe) returns, written into `u` with its strings' capacity reused: the facade
+/// fills a per-thread update this way and the ingest table copies it into the key's waiting entry,
+/// so replacing a waiting update allocates nothing (docs/architecture.md, "The ingest").
+inline void fill_update(status_update& u, const connector_status& s, bool safe) {
+  connector_key_into(s.connector, u.key);
+  fill_update_value(u, s.value, safe);
+}
+inline void fill_update(status_update& u, const task_status& s, bool safe) {
+  task_key_into(s.connector, s.task, u.key);
+  fill_update_value(u, s.value, safe);
+}
+
 inline status_update make_update(const connector_status& s, bool safe = false) {
   return make_update(encode_connector_record(s), safe, &s.value);
 }

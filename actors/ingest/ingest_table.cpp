@@ -9,10 +9,30 @@ ingest_table::offer_result ingest_table::insert_locked(status_update&& update) {
   auto [it, inserted] = waiting_.try_emplace(std::move(key));
   if (!inserted) ++replaced_;
   it->second.update = std::move(update);
-  it->second.put_seq = ++last_put_seq_;
+  return mark_put_locked(it->second);
+}
+
+ingest_table::offer_result ingest_table::mark_put_locked(entry& e) {
+  e.put_seq = ++last_put_seq_;
   if (wake_outstanding_) return offer_result::waiting;
   wake_outstanding_ = true;
   return offer_result::wake_needed;
+}
+
+ingest_table::offer_result ingest_table::offer_copy(const status_update& update) {
+  std::lock_guard lock{mutex_};
+  if (closed_) return offer_result::refused;
+  auto [it, inserted] = waiting_.try_emplace(update.key);
+  if (!inserted) ++replaced_;
+  // Field by field: the key lives in the map only, and assign() keeps each string's capacity.
+  status_update& waiting = it->second.update;
+  waiting.tombstone = update.tombstone;
+  waiting.value.assign(update.value);
+  waiting.safe = update.safe;
+  waiting.worker_id.assign(update.worker_id);
+  waiting.generation = update.generation;
+  waiting.put_ns = update.put_ns;
+  return mark_put_locked(it->second);
 }
 
 ingest_table::offer_result ingest_table::offer(status_update update) {

@@ -25,6 +25,10 @@ class ingest_table {
 
   /// Queues `update`, replacing the key's waiting update if there is one.
   offer_result offer(status_update update);
+  /// The same as offer(update), copying `update` into the key's entry: an entry still waiting is
+  /// overwritten in place, its strings' capacity reused, so replacing it allocates nothing. The
+  /// facade's put fills one update per thread and hands it over this way.
+  offer_result offer_copy(const status_update& update);
   /// Queues every update in order (a later one for the same key replaces an earlier one).
   offer_result offer_all(std::vector<status_update> updates);
 
@@ -51,6 +55,7 @@ class ingest_table {
   };
   using table = std::unordered_map<std::string, entry>;
   offer_result insert_locked(status_update&& update);
+  offer_result mark_put_locked(entry& e);
   static void append_in_put_order(table& taken, std::vector<status_update>& out);
 
   mutable std::mutex mutex_;

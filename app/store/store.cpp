@@ -169,10 +169,25 @@ status_update update_within_trace_budget(const Status& s, bool safe, int32_t tra
 
 }  // namespace
 
-void store::put(const connector_status& s) { send(update_within_trace_budget(s, false, config_.trace_max_bytes)); }
-void store::put_safe(const connector_status& s) { send(update_within_trace_budget(s, true, config_.trace_max_bytes)); }
-void store::put(const task_status& s) { send(update_within_trace_budget(s, false, config_.trace_max_bytes)); }
-void store::put_safe(const task_status& s) { send(update_within_trace_budget(s, true, config_.trace_max_bytes)); }
+/// The update is encoded into this thread's buffer and copied into the ingest table's entry for the
+/// key, so neither the encoding nor replacing a waiting update allocates once the buffers have grown
+/// (docs/architecture.md, "The ingest"). A trace over budget takes the slow path, with its warning.
+template <class Status>
+void store::put_status(const Status& s, bool safe) {
+  if (s.value.trace && s.value.trace->size() > static_cast<std::size_t>(config_.trace_max_bytes)) {
+    send(update_within_trace_budget(s, safe, config_.trace_max_bytes));
+    return;
+  }
+  thread_local status_update buffer;
+  fill_update(buffer, s, safe);
+  buffer.put_ns = steady_now_ns();
+  after_offer(ingest_->offer_copy(buffer), wake_target_, refused_logged_);
+}
+
+void store::put(const connector_status& s) { put_status(s, false); }
+void store::put_safe(const connector_status& s) { put_status(s, true); }
+void store::put(const task_status& s) { put_status(s, false); }
+void store::put_safe(const task_status& s) { put_status(s, true); }
 void store::put(const topic_status& s) { send(make_update(s)); }
 void store::delete_topic(const std::string& connector, const std::string& topic) {
   send(make_topic_deletion(connector, topic));

@@ -139,6 +139,8 @@ class store {
  private:
   void start(store_options options);
   void send(status_update update);
+  template <class Status>
+  void put_status(const Status& s, bool safe);  // put and put_safe (defined in store.cpp)
   void stop_reporter_thread();
   void report_metrics(bool final);
   void stop_actors(std::chrono::milliseconds drain, drain_report* report);

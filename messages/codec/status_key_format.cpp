@@ -2,6 +2,7 @@
 // (String.split dropping trailing empty strings, Integer.parseInt, substring counted in UTF-16 units).
 #include "messages/codec/status_key_format.hpp"
 
+#include <charconv>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -11,16 +12,28 @@ namespace status_store {
 
 std::string connector_key(std::string_view connector) {
   std::string key;
+  connector_key_into(connector, key);
+  return key;
+}
+
+void connector_key_into(std::string_view connector, std::string& key) {
+  key.clear();
   key.reserve(connector_key_prefix.size() + connector.size());
   key.append(connector_key_prefix).append(connector);
-  return key;
 }
 
 std::string task_key(std::string_view connector, int32_t task) {
   std::string key;
-  key.reserve(task_key_prefix.size() + connector.size() + 12);
-  key.append(task_key_prefix).append(connector).append("-").append(std::to_string(task));
+  task_key_into(connector, task, key);
   return key;
+}
+
+void task_key_into(std::string_view connector, int32_t task, std::string& key) {
+  char id[12];
+  const auto end = std::to_chars(id, id + sizeof id, task).ptr;
+  key.clear();
+  key.reserve(task_key_prefix.size() + connector.size() + 1 + static_cast<std::size_t>(end - id));
+  key.append(task_key_prefix).append(connector).append("-").append(id, end);
 }
 
 std::string topic_key(std::string_view topic, std::string_view connector) {

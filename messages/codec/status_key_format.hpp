@@ -17,6 +17,9 @@ inline constexpr std::string_view topic_key_separator = ":connector-";
 std::string connector_key(std::string_view connector);                      // status-connector-<c>
 std::string task_key(std::string_view connector, int32_t task);             // status-task-<c>-<id>
 std::string topic_key(std::string_view topic, std::string_view connector);  // status-topic-<t>:connector-<c>
+/// The same keys into `key`, replacing its contents and reusing its capacity.
+void connector_key_into(std::string_view connector, std::string& key);
+void task_key_into(std::string_view connector, int32_t task, std::string& key);
 
 enum class key_kind : uint8_t { connector, task, topic };
 

@@ -16,12 +16,18 @@ using json = nlohmann::json;
 }  // namespace
 
 std::string encode_status_value(const status_value& value) {
+  std::string out;
+  encode_status_value_into(value, out);
+  return out;
+}
+
+void encode_status_value_into(const status_value& value, std::string& out) {
   // Fast path, byte-identical to the library path below (a unit test compares them over random
   // inputs): taken when every string is written verbatim, which is nearly always. It is the hot
   // path of every put, so it matters: about 10x cheaper than building and rewriting a JSON tree.
   if (written_verbatim(value.worker_id) && (!value.trace || written_verbatim(*value.trace)) &&
       (!value.version || written_verbatim(*value.version))) {
-    std::string out;
+    out.clear();
     out.reserve(80 + value.worker_id.size() + (value.trace ? value.trace->size() : 0) +
                 (value.version ? value.version->size() : 0));
     out += R"({"state":)";
@@ -41,9 +47,9 @@ std::string encode_status_value(const status_value& value) {
     else
       out += "null";
     out += '}';
-    return out;
+    return;
   }
-  return encode_status_value_with_library(value);
+  out = encode_status_value_with_library(value);
 }
 
 std::string encode_status_value_with_library(const status_value& value) {

@@ -15,6 +15,9 @@ namespace status_store {
 /// {"state":"RUNNING","trace":null,"worker_id":"w","generation":2,"version":null}. A DESTROYED state
 /// has no value: callers write a tombstone instead (see encode_status_record).
 std::string encode_status_value(const status_value& value);
+/// The same bytes into `out`, replacing its contents and reusing its capacity (the facade's put
+/// encodes into a per-thread buffer this way, so an update allocates nothing on the common path).
+void encode_status_value_into(const status_value& value, std::string& out);
 /// {"topic":{"name":"t","connector":"c","task":0,"discoverTimestamp":1580000000000}}
 std::string encode_topic_value(const topic_status& status);
 

@@ -3,6 +3,8 @@
 // 2-, 3- and 4-byte UTF-8, and invalid bytes.
 #include "messages/status_record_codec.hpp"
 
+#include "messages/status_updates.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -61,6 +63,25 @@ TEST(CodecFastPath, StatusValuesAreByteIdenticalToTheLibraryPath) {
   for (int i = 0; i < 40000; ++i) {
     const status_value v = random_status_value(random);
     ASSERT_EQ(encode_status_value(v), encode_status_value_with_library(v)) << "case " << i;
+  }
+}
+
+TEST(CodecFastPath, FillingOneReusedUpdateGivesWhatMakeUpdateGives) {
+  // The facade's put fills one buffer per thread, so every case writes over the previous one's
+  // (often longer) strings: the result must be exactly a fresh make_update's.
+  std::mt19937_64 random{11};
+  status_update buffer;
+  for (int i = 0; i < 20000; ++i) {
+    const bool safe = random() % 2;
+    if (random() % 2) {
+      const connector_status s{random_text(random), random_status_value(random)};
+      fill_update(buffer, s, safe);
+      ASSERT_EQ(buffer, make_update(s, safe)) << "case " << i;
+    } else {
+      const task_status s{random_text(random), static_cast<int32_t>(random()), random_status_value(random)};
+      fill_update(buffer, s, safe);
+      ASSERT_EQ(buffer, make_update(s, safe)) << "case " << i;
+    }
   }
 }
 

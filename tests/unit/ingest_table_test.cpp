@@ -7,6 +7,7 @@
 #include <atomic>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace status_store;
 using offer_result = ingest_table::offer_result;
@@ -105,4 +106,25 @@ TEST(IngestTable, ConcurrentCallersLoseNothingAndAskForOneWakeUpPerIdlePeriod) {
   EXPECT_EQ(b.updates.size(), 400u);
   EXPECT_EQ(b.replaced + b.updates.size(), 40000u);
   for (const auto& u : b.updates) EXPECT_GE(std::stoi(u.value), 9900) << u.key;  // each key's last put
+}
+
+TEST(IngestTable, OfferCopyQueuesAndReplacesExactlyAsOfferDoes) {
+  // The same offers, by value and by copy (the facade's path, which overwrites a waiting entry in
+  // place): the same answers, the same batch, the same replacement count.
+  ingest_table by_value;
+  ingest_table by_copy;
+  const std::vector<status_update> offers{update("a", "first value of a, longer than the next"), update("b", "1"),
+                                          update("a", "2"), status_update{"c", true, "", true, "w2", 7, 42},
+                                          update("c", "back from a tombstone")};
+  for (const auto& u : offers) EXPECT_EQ(by_copy.offer_copy(u), by_value.offer(u));
+  auto copied = by_copy.take(100);
+  auto valued = by_value.take(100);
+  EXPECT_EQ(copied.updates, valued.updates);
+  EXPECT_EQ(copied.replaced, 2u);
+  EXPECT_EQ(copied.replaced, valued.replaced);
+  ASSERT_EQ(copied.updates.size(), 3u);
+  EXPECT_EQ(copied.updates[1].key, "a");
+  EXPECT_EQ(copied.updates[1].value, "2");
+  by_copy.close();
+  EXPECT_EQ(by_copy.offer_copy(update("d", "1")), offer_result::refused);
 }
