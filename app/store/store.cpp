@@ -151,12 +151,11 @@ void store::send(status_update update) {
 
 namespace {
 
-/// make_update with the trace cut to the budget. Only a size is compared on the usual path; the
-/// status is copied only when its trace is over budget, which is rare and worth a warning.
+/// make_update of a status whose trace is over the budget, with the trace cut to it: rare, so the
+/// status is copied and a warning says what was cut.
 template <class Status>
-status_update update_within_trace_budget(const Status& s, bool safe, int32_t trace_max_bytes) {
+status_update update_with_trace_cut(const Status& s, bool safe, int32_t trace_max_bytes) {
   const auto budget = static_cast<std::size_t>(trace_max_bytes);
-  if (!s.value.trace || s.value.trace->size() <= budget) return make_update(s, safe);
   Status cut = s;
   const std::size_t original = fit_trace(cut.value, budget).value_or(0);
   status_update update = make_update(cut, safe);
@@ -175,7 +174,7 @@ status_update update_within_trace_budget(const Status& s, bool safe, int32_t tra
 template <class Status>
 void store::put_status(const Status& s, bool safe) {
   if (s.value.trace && s.value.trace->size() > static_cast<std::size_t>(config_.trace_max_bytes)) {
-    send(update_within_trace_budget(s, safe, config_.trace_max_bytes));
+    send(update_with_trace_cut(s, safe, config_.trace_max_bytes));
     return;
   }
   thread_local status_update buffer;
