@@ -10,7 +10,6 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 namespace status_store {
 
@@ -148,6 +147,13 @@ void fail_on_credential_failure(rd_kafka_t* rk, credential_failure_watch& creden
   }
 }
 
+/// The backoff between start-up attempts, spent serving the client's callbacks (errors, logs) rather
+/// than asleep, so a credential failure reported meanwhile is seen by the next check.
+void back_off(rd_kafka_t* rk, std::chrono::milliseconds pause) {
+  const auto until = clock_type::now() + pause;
+  while (const int left = remaining_ms(until)) rd_kafka_poll(rk, left);
+}
+
 }  // namespace
 
 std::string non_compacted_topic_message(const std::string& topic, const std::string& policy) {
@@ -179,7 +185,7 @@ topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, con
                                 std::to_string(timeout.count()) + " ms: status topic '" + topic +
                                 "' could not be looked up");
     log->warn("no broker answered a metadata request for status topic '{}' yet; retrying", topic);
-    std::this_thread::sleep_for(std::min(backoff, std::chrono::milliseconds{remaining_ms(deadline)}));
+    back_off(rk.get(), std::min(backoff, std::chrono::milliseconds{remaining_ms(deadline)}));
     backoff = std::min(backoff * 2, std::chrono::milliseconds{2000});
     presence = probe_topic(rk.get(), topic, std::max(std::min(remaining_ms(deadline), 5000), 1));
   }
@@ -203,7 +209,7 @@ topic_setup_result ensure_status_topic(const kafka_settings& admin_settings, con
                                message);
     log->warn("creating status topic '{}' failed ({}: {}); retrying in {} ms", topic, rd_kafka_err2name(err), message,
               backoff.count());
-    std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor is blocked
+    back_off(rk.get(), backoff);  // start-up, on the caller's thread: no actor is blocked
     backoff = std::min(backoff * 2, std::chrono::milliseconds{2000});
   }
   // A broker answers DescribeConfigs in milliseconds; one that does not support it (the mock) never
