@@ -698,17 +698,24 @@ TEST(WorkerConfigSecrets, SecretsAreKeptUnmaskedForTheClients) {
 
 // ---- topic.tracking.allow.reset ------------------------------------------------------------------------
 
+namespace {
+/// Each value is refused for `key` with ConfigDef's BOOLEAN rule.
+void expect_refused_as_non_boolean(const char* key, std::initializer_list<const char*> values) {
+  for (const char* bad : values) {
+    const auto error = error_for(with({{key, bad}}));
+    ASSERT_TRUE(error) << bad;
+    EXPECT_EQ(error->property(), key);
+    EXPECT_EQ(error->rule(), "Expected value to be either true or false");
+  }
+}
+}  // namespace
+
 TEST(WorkerConfigTopicTracking, AllowResetIsABooleanReadAsConfigDefReadsOne) {
   EXPECT_TRUE(parse_worker_config(with({{"topic.tracking.allow.reset", "true"}})).topic_tracking_allow_reset);
   EXPECT_TRUE(parse_worker_config(with({{"topic.tracking.allow.reset", " TRUE "}})).topic_tracking_allow_reset);
   EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.allow.reset", "False"}})).topic_tracking_allow_reset);
   EXPECT_TRUE(warnings_for(with({{"topic.tracking.allow.reset", "true"}})).empty());
-  for (const char* bad : {"yes", "1", "", "tru"}) {
-    const auto error = error_for(with({{"topic.tracking.allow.reset", bad}}));
-    ASSERT_TRUE(error) << bad;
-    EXPECT_EQ(error->property(), "topic.tracking.allow.reset");
-    EXPECT_EQ(error->rule(), "Expected value to be either true or false");
-  }
+  expect_refused_as_non_boolean("topic.tracking.allow.reset", {"yes", "1", "", "tru"});
 }
 
 TEST(WorkerConfigTopicTracking, EnableIsABooleanReadAsConfigDefReadsOne) {
@@ -716,12 +723,7 @@ TEST(WorkerConfigTopicTracking, EnableIsABooleanReadAsConfigDefReadsOne) {
   EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.enable", "false"}})).topic_tracking_enable);
   EXPECT_FALSE(parse_worker_config(with({{"topic.tracking.enable", " FALSE "}})).topic_tracking_enable);
   EXPECT_TRUE(warnings_for(with({{"topic.tracking.enable", "false"}})).empty());
-  for (const char* bad : {"no", "0", "", "fals"}) {
-    const auto error = error_for(with({{"topic.tracking.enable", bad}}));
-    ASSERT_TRUE(error) << bad;
-    EXPECT_EQ(error->property(), "topic.tracking.enable");
-    EXPECT_EQ(error->rule(), "Expected value to be either true or false");
-  }
+  expect_refused_as_non_boolean("topic.tracking.enable", {"no", "0", "", "fals"});
 }
 
 TEST(WorkerConfigTopicTracking, EnableAndAllowResetAreIndependent) {
