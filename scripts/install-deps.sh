@@ -13,6 +13,7 @@ packages=(
   libspdlog-dev       # logging, one named logger per component
   nlohmann-json3-dev  # the JSON of Kafka Connect's status values
   libcli11-dev        # command-line parsing of the status-store executable
+  libboost-dev        # Boost.Beast over Asio: the HTTP/1.1 listener of `status-store run` (header-only)
   libcpp-httplib-dev  # the HTTP endpoint of `status-store run`
   libgtest-dev        # unit tests of the pure logic (actor tests use CAF's own test DSL)
   clang-format        # clang-format-14: scripts/format.sh [--check] with the checked-in .clang-format
