@@ -95,8 +95,9 @@ int watch(const watch_options& options);
 // ---- the service ---------------------------------------------------------------------------------------
 struct run_options {
   connection_options connection;
-  std::string listen = "127.0.0.1:8083";                 // HOST:PORT of the HTTP endpoint; port 0 picks a free one
-  int max_connections = defaults::http_max_connections;  // open HTTP connections; beyond them, an immediate 503
+  std::string listen;  // HOST:PORT of one plain HTTP listener, replacing `listeners`; port 0 picks a free one
+  int max_connections = defaults::http_max_connections;  // open HTTP connections; beyond them, the health lane
+  int max_connections_per_client = 0;                    // of them from one address; 0 = three quarters
 };
 int run(const run_options& options);
 

@@ -25,4 +25,6 @@ worker_config resolve_connection_config(const connection_options& options, const
   return config;
 }
 
+rest_settings resolve_rest_settings(const connection_options&) { return {}; }  // STUB
+
 }  // namespace status_store::cli

@@ -27,15 +27,9 @@ http_route not_allowed() { return error(405, "HTTP 405 Method Not Allowed"); }
 
 }  // namespace
 
-bool is_health_request_line(std::string_view line) {
-  for (const std::string_view method : {"GET ", "HEAD "}) {
-    if (line.substr(0, method.size()) != method) continue;
-    const std::string_view rest = line.substr(method.size());
-    const std::string_view path = "/healthz";
-    return rest.substr(0, path.size()) == path && rest.size() > path.size() &&
-           (rest[path.size()] == ' ' || rest[path.size()] == '?');
-  }
-  return false;
+bool is_probe_request(std::string_view method, std::string_view target) {
+  const http_endpoint endpoint = route_http_request(method, target).endpoint;
+  return endpoint == http_endpoint::health || endpoint == http_endpoint::healthz;
 }
 
 bool is_valid_utf8(std::string_view text) {
@@ -129,7 +123,9 @@ http_route route_http_request(std::string_view method, std::string_view target) 
 
   http_route route;
   const size_t n = segments.size();
-  if (n == 1 && segments[0] == "connectors") {
+  if (n == 1 && segments[0].empty()) {
+    route.endpoint = http_endpoint::root;
+  } else if (n == 1 && segments[0] == "connectors") {
     route.endpoint = http_endpoint::connectors;
     route.expand = expand;
     route.expand_status = expand_status;
@@ -154,6 +150,8 @@ http_route route_http_request(std::string_view method, std::string_view target) 
     route.connector = std::move(segments[1]);
   } else if (n == 1 && segments[0] == "metrics") {
     route.endpoint = http_endpoint::metrics;
+  } else if (n == 1 && segments[0] == "health") {
+    route.endpoint = http_endpoint::health;
   } else if (n == 1 && segments[0] == "healthz") {
     route.endpoint = http_endpoint::healthz;
   } else {

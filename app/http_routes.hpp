@@ -10,13 +10,15 @@
 namespace status_store {
 
 enum class http_endpoint {
+  root,  // GET /: Connect's ServerInfo
   connectors,
   connector_status,
   task_status,
   connector_topics,
   reset_connector_topics,  // PUT /connectors/{name}/topics/reset
   metrics,
-  healthz,
+  health,   // GET /health: Connect's WorkerStatus (KIP-1017), a readiness probe
+  healthz,  // GET /healthz: liveness only
   error
 };
 
@@ -30,15 +32,15 @@ struct http_route {
   std::string message;         // for error: valid UTF-8, in Connect's wording where Connect has one
 };
 
-/// Routes GET (and HEAD) requests for /connectors (also ?expand=…), /connectors/{name}/status,
-/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics and /healthz, and PUT
+/// Routes GET (and HEAD) requests for /, /connectors (also ?expand=…), /connectors/{name}/status,
+/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics, /health and /healthz, and PUT
 /// /connectors/{name}/topics/reset. `target` is the request-target as sent (path and optional query,
 /// still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);
 
-/// True for a request line of a health check ("GET /healthz HTTP/1.1", also HEAD and with a query):
-/// what the service still answers when every connection slot is taken.
-bool is_health_request_line(std::string_view line);
+/// True for a health check (GET or HEAD of /health or /healthz, with any query): what the service
+/// answers without waiting for the store, also when every connection slot is taken.
+bool is_probe_request(std::string_view method, std::string_view target);
 
 /// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool is_valid_utf8(std::string_view text);

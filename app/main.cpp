@@ -69,13 +69,19 @@ int main(int argc, char** argv) {
   auto* run_cmd =
       app.add_subcommand("run", "Run the store as a worker service with HTTP status, metrics and health endpoints");
   add_connection_options(run_cmd, run.connection);
-  run_cmd->add_option("--listen", run.listen, "HOST:PORT of the HTTP endpoint (port 0 = any free port)")
-      ->capture_default_str();
+  run_cmd->add_option("--listen", run.listen,
+                      "HOST:PORT of one plain HTTP listener, replacing the worker file's `listeners` (port 0 = any "
+                      "free port; default: `listeners`, else 127.0.0.1:8083)");
   run_cmd
       ->add_option("--max-connections", run.max_connections,
-                   "Open HTTP connections served at once; more get an immediate 503")
+                   "Open HTTP connections served at once; more may only ask /health, then get an immediate 503")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000));
+      ->check(CLI::Range(1, 100000));
+  run_cmd
+      ->add_option("--max-connections-per-client", run.max_connections_per_client,
+                   "Of those, how many one client address may hold (0 = three quarters of --max-connections)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
 
   const std::string target_help = "connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC";
   cli::put_options put;

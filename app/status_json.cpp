@@ -46,7 +46,12 @@ json task_info(const task_status& t) {
 json connector_info(const connector_view& view) {
   json tasks = json::array();
   for (const auto& t : view.tasks) tasks.push_back(task_info(t));
-  return json{{"name", view.name}, {"connector", state_info(view.connector.value)}, {"tasks", std::move(tasks)}};
+  // Connect says "unknown" (ConnectorType.UNKNOWN) when it cannot tell a connector's type, as a status
+  // store never can; clients read the key, so it is there.
+  return json{{"name", view.name},
+              {"connector", state_info(view.connector.value)},
+              {"tasks", std::move(tasks)},
+              {"type", "unknown"}};
 }
 
 }  // namespace

@@ -50,30 +50,35 @@ inline constexpr bool topic_tracking_allow_reset = false;
 // as in Connect (topic.tracking.enable defaults to true there too).
 inline constexpr bool topic_tracking_enable = true;
 
-// --- the HTTP service (`status-store run`) ------------------------------------------------------------
-// One thread per open connection up to this many; a connection beyond it gets an immediate 503.
-// Slow or idle clients then hold threads, never the answers to everyone else (health probes).
+// --- the HTTP service (`status-store run`, app/rest/http_listener.hpp) -------------------------------
+// Open connections (asynchronous: a socket, a timer and a buffer each, no thread); one more gets the
+// health lane or an immediate 503. Slow or idle clients then hold slots, never the answers to others.
 inline constexpr int32_t http_max_connections = 256;
-// With every one of them taken, this many more connections may each send one GET /healthz within
-// http_health_lane_timeout_ms (anything else, or too slow: 503), so liveness probes are answered
-// even then; a slow client holds such a slot for 250 ms at most.
-inline constexpr int32_t http_health_lane_connections = 4;
+// Past the bound (or past a client's own share of it, three quarters by default, so one address can
+// never take every slot) this many more connections may each send one health check within
+// http_health_lane_timeout_ms (anything else, or too slow: 503), so probes are answered even under a
+// flood; a slow client holds a lane slot for 250 ms at most. Cheap, as every connection is.
+inline constexpr int32_t http_health_lane_connections = 256;
 inline constexpr int64_t http_health_lane_timeout_ms = 250;
 // A connection that has not started a request within this long is closed (also between keep-alive
 // requests); ms, so idle probes and scanners cannot pile up.
 inline constexpr int64_t http_idle_timeout_ms = 2000;
-// From a request's first byte to its last: a client trickling its request is cut off after this.
+// From a request's first byte to its last (body included; a TLS handshake has the same bound): a
+// client trickling its request is cut off after this.
 inline constexpr int64_t http_request_timeout_ms = 5000;
-// A write that makes no progress for this long (a client that does not read) ends the connection.
+// Writing one response may take this long (a client that does not read is dropped).
 inline constexpr int64_t http_write_timeout_ms = 5000;
-// Requests per keep-alive connection before the service closes it (cpp-httplib's default is 5).
+// Requests per keep-alive connection before the service closes it.
 inline constexpr int32_t http_max_requests_per_connection = 1000;
-// Request line, headers and body together; more is cut off. GET requests carry no body, and the
-// library itself answers 414 past 8 KiB of request line and 413 past http_max_body_bytes.
-inline constexpr int32_t http_max_request_bytes = 256 * 1024;
+// The request line and headers together (Jetty's default request header size is 8 KiB; twice that
+// leaves room for long Authorization and Cookie headers): past it a 431, or a 414 if the request line
+// alone did not fit. Bodies past http_max_body_bytes are a 413: the one PUT here has no body at all.
+inline constexpr int32_t http_max_header_bytes = 16 * 1024;
 inline constexpr int32_t http_max_body_bytes = 64 * 1024;
-// Pending connections the kernel queues for accept() (cpp-httplib compiles in 5; Linux caps it at
-// net.core.somaxconn).
+// Pending connections the kernel queues for accept() (Linux caps it at net.core.somaxconn).
 inline constexpr int32_t http_listen_backlog = 1024;
+// Threads that run requests which wait for the store (status queries, bounded by their 5 s timeout),
+// so the I/O threads never block; probes do not use them.
+inline constexpr int32_t http_handler_threads = 4;
 
 }  // namespace status_store::defaults

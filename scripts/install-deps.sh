@@ -14,7 +14,7 @@ packages=(
   nlohmann-json3-dev  # the JSON of Kafka Connect's status values
   libcli11-dev        # command-line parsing of the status-store executable
   libboost-dev        # Boost.Beast over Asio: the HTTP/1.1 listener of `status-store run` (header-only)
-  libcpp-httplib-dev  # the HTTP endpoint of `status-store run`
+  libcpp-httplib-dev  # the HTTP client of the REST benchmark and the interop tests
   libgtest-dev        # unit tests of the pure logic (actor tests use CAF's own test DSL)
   clang-format        # clang-format-14: scripts/format.sh [--check] with the checked-in .clang-format
   # system tests (scripts/kafka-local.sh): Apache Kafka brokers run from Maven Central jars
@@ -22,6 +22,7 @@ packages=(
   kcat                # readiness and metadata checks of those brokers
   openssl ca-certificates  # the TLS listener's throwaway CA; a test trusts only the system CAs
   curl python3        # the app tests fetch the HTTP endpoints and check the Prometheus text
+  python3-requests    # the HTTPS and Basic auth test drives the listener with a real Python client
 )
 
 missing=()

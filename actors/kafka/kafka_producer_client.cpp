@@ -94,6 +94,20 @@ void kafka_producer_client::on_error(rd_kafka_t* rk, int error, const char* reas
   }
 }
 
+std::optional<std::string> kafka_producer_client::credential_failure() const {
+  if (!credentials_->failing()) return std::nullopt;
+  const auto failure = credentials_->failure();
+  return failure ? failure->reason : std::string{"credentials refused"};
+}
+
+std::string kafka_producer_client::cluster_id(std::chrono::milliseconds timeout) const {
+  char* id = rd_kafka_clusterid(rk_, static_cast<int>(timeout.count()));
+  if (id == nullptr) return {};
+  std::string out{id};
+  rd_kafka_mem_free(rk_, id);
+  return out;
+}
+
 void kafka_producer_client::probe_brokers() {
   const auto now = std::chrono::steady_clock::now();
   if (now < next_probe_) return;

@@ -55,6 +55,13 @@ class kafka_producer_client {
   /// records are better held by the caller than queued here (docs/retries.md, "Outage: hold and purge").
   bool brokers_down() const { return brokers_down_.load(std::memory_order_acquire); }
 
+  /// The brokers refuse this client's credentials now: librdkafka's reason (names the broker and the
+  /// cause, never a credential), or nullopt.
+  std::optional<std::string> credential_failure() const;
+
+  /// The Kafka cluster's id from the metadata (empty if no broker answered within `timeout`).
+  std::string cluster_id(std::chrono::milliseconds timeout) const;
+
   /// Stops polling, purges what librdkafka still holds (its reports are discarded: the coalescer has
   /// already drained or counted them) and destroys the producer. Idempotent.
   void shutdown();

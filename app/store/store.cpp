@@ -71,6 +71,8 @@ void store::start(store_options options) {
   }
   writer_id_ = new_writer_id();
   auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic, writer_id_);
+  link_ = client;
+  kafka_cluster_id_ = client->cluster_id(std::min(remaining(), std::chrono::milliseconds{5000}));
   // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
   // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
   std::shared_ptr<status_topic_follower> reader;
@@ -125,6 +127,13 @@ void store::start(store_options options) {
 }
 
 store::~store() { stop(); }
+
+store_health store::health() const {
+  store_health health;
+  health.brokers_reachable = !link_->brokers_down();
+  health.credential_failure = link_->credential_failure();
+  return health;
+}
 
 namespace {
 // CAF 0.17's actor clock is steady_clock, so the coalescer can compare this with its own now().

@@ -39,7 +39,8 @@
 
 namespace status_store {
 
-class ingest_table;  // actors/ingest/ingest_table.hpp
+class ingest_table;           // actors/ingest/ingest_table.hpp
+class kafka_producer_client;  // actors/kafka/kafka_producer_client.hpp
 class mock_cluster;  // actors/kafka/mock_cluster.hpp (not installed: tests use it)
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
@@ -53,6 +54,13 @@ struct metrics_report {
 };
 /// Called on a thread of the store's own: it should hand the values on and return.
 using metrics_reporter = std::function<void(const metrics_report&)>;
+
+/// Whether the store can write now (what `status-store run` answers on GET /health).
+struct store_health {
+  bool brokers_reachable = true;                  // false while librdkafka reports every broker down
+  std::optional<std::string> credential_failure;  // the brokers refuse the credentials: the client's reason
+  bool healthy() const { return brokers_reachable && !credential_failure; }
+};
 
 struct store_options {
   /// Seed of the retry jitter; random when not given. Fixed seeds make runs reproducible.
@@ -129,6 +137,10 @@ class store {
   const worker_config& config() const { return config_; }
   /// The bootstrap servers in use (the embedded mock cluster's ports when bootstrap.servers=mock).
   const std::string& bootstrap_servers() const { return bootstrap_servers_; }
+  /// The Kafka cluster's id, read from the metadata at start-up (empty if no broker said it).
+  const std::string& kafka_cluster_id() const { return kafka_cluster_id_; }
+  /// Whether brokers are reachable and accept the credentials now; never blocks.
+  store_health health() const;
   /// The embedded mock cluster, or nullptr when a real cluster is used. For tests, which include
   /// actors/kafka/mock_cluster.hpp to drive it; embedders see an opaque pointer.
   mock_cluster* embedded_mock_cluster() const { return mock_.get(); }
@@ -152,6 +164,10 @@ class store {
   std::unique_ptr<mock_cluster> mock_;
   std::string bootstrap_servers_;
   std::string writer_id_;
+  std::string kafka_cluster_id_;
+  // The producer client's link flags, set by librdkafka's callbacks and read by health() only: the
+  // facade reads them as it reads metrics, and no actor reads them from here.
+  std::shared_ptr<const kafka_producer_client> link_;
   std::shared_ptr<ingest_table> ingest_;
   caf::actor wake_target_;  // the coalescer, for wake messages; never reset while the store exists
   std::atomic<bool> refused_logged_{false};

@@ -8,8 +8,8 @@
 //     never the request's own bytes.
 //   - Percent-encoding every byte of the input and routing it as a connector name gives back the
 //     input exactly when it is non-empty valid UTF-8, and a 400 otherwise.
-//   - A line is_health_request_line accepts (what the service answers beyond its connection bound)
-//     routes to /healthz, or is a 400 for a broken query.
+//   - A probe (what the service answers on its I/O threads and beyond its connection bound) is only
+//     ever GET or HEAD of /health or /healthz: the input taken as a target, with each method.
 #include "app/http_routes.hpp"
 
 #include <cstddef>
@@ -73,12 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string decoded;
   if (!percent_decode(encoded, false, decoded)) fail("a fully encoded target decodes", input);
 
-  if (is_health_request_line(input)) {
-    const auto space = input.find(' ');
-    const auto target = input.substr(space + 1, input.find(' ', space + 1) - space - 1);
-    const http_route r = route_http_request(input.substr(0, space), target);
-    if (r.endpoint != http_endpoint::healthz && !(r.endpoint == http_endpoint::error && r.status == 400))
-      fail("a health request line routes to /healthz (or is a 400 for a broken query)", input);
+  for (const std::string_view method : {"GET", "HEAD", "PUT", "POST"}) {
+    if (!is_probe_request(method, input)) continue;
+    std::string path;  // segments are decoded one by one, so "%2F" would not be a probe: decode whole
+    if (!percent_decode(input.substr(0, input.find('?')), false, path) ||
+        (method != "GET" && method != "HEAD") || (path != "/health" && path != "/healthz"))
+      fail("only GET or HEAD of /health or /healthz is a probe", input);
   }
   return 0;
 }

@@ -4,8 +4,9 @@
 // — and status-store (the in-process facade) adds a task and a topic status of its own that Connect
 // reads. `status-store run` serves the same status topic. Each endpoint's two bodies are parsed with
 // order-preserving JSON and must be equal field by field and in order, after three documented
-// normalisations (docs/testing.md): Connect's "type" and ?expand=info's "info" (both from the
-// connector's configuration, which a status store does not have) are removed after checking them, and
+// normalisations (docs/testing.md): Connect's "type" is read as status-store's "unknown" and ?expand=info's
+// "info" removed (both from the connector's configuration, which a status store does not have) after
+// checking them, and
 // the top-level order of GET /connectors and ?expand (Connect's Java HashMap/HashSet order) is sorted
 // as status-store's is. A second worker with topic.tracking.enable=false answers the tracking-off 403s.
 #include "connect_worker.hpp"
@@ -87,10 +88,12 @@ std::string run_prefix;  // this run's Connect group and topic names start with 
 
 ordered parse(const std::string& body) { return body.empty() ? ordered{} : ordered::parse(body); }
 
-/// Removes Connect's "type" from a ConnectorStateInfo after checking it is the connectors' type.
-void drop_type(ordered& status) {
+/// Connect's "type" comes from the connector's class, which a status store cannot know, so status-store
+/// says "unknown" (ConnectorType.UNKNOWN, what Connect says of a connector it cannot tell): Connect's is
+/// checked to be the connectors' type, then read as "unknown" (the key keeps its place, the last).
+void unknown_type(ordered& status) {
   EXPECT_EQ(status.value("type", ""), "source") << status.dump();
-  status.erase("type");
+  status["type"] = "unknown";
 }
 
 ordered sorted_object(const ordered& object) {
@@ -243,9 +246,9 @@ TEST_F(ConnectRestParity, ListConnectorsNamesTheSameConnectors) {
   EXPECT_EQ(c.store_json, R"(["parity-paused","parity.src-é"])");
 }
 
-TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithoutType) {
+TEST_F(ConnectRestParity, ExpandStatusIsConnectsMapWithUnknownType) {
   const auto c = ask_both("GET", "/connectors?expand=status", [](ordered& all) {
-    for (auto it = all.begin(); it != all.end(); ++it) drop_type(it.value()["status"]);
+    for (auto it = all.begin(); it != all.end(); ++it) unknown_type(it.value()["status"]);
     all = sorted_object(all);  // a HashMap's order in Connect
   });
   EXPECT_EQ(c.connect.status, 200);
@@ -267,7 +270,7 @@ TEST_F(ConnectRestParity, ExpandInfoIsIgnoredAsConnectIgnoresUnknownTypes) {
         return;
       }
       expanded.erase("info");
-      if (expanded.contains("status")) drop_type(expanded["status"]);
+      if (expanded.contains("status")) unknown_type(expanded["status"]);
     }
     all = sorted_object(all);
   };
@@ -289,9 +292,9 @@ TEST_F(ConnectRestParity, ExpandInfoIsIgnoredAsConnectIgnoresUnknownTypes) {
   }
 }
 
-TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithoutType) {
+TEST_F(ConnectRestParity, ConnectorStatusIsConnectsWithUnknownType) {
   for (const std::string& path : {source_path + "/status", std::string{"/connectors/parity-paused/status"}}) {
-    const auto c = ask_both("GET", path, drop_type);
+    const auto c = ask_both("GET", path, unknown_type);
     EXPECT_EQ(c.connect.status, 200) << path;
     EXPECT_EQ(c.store.status, 200) << path;
     EXPECT_EQ(c.store_json, c.connect_json) << path;
@@ -324,6 +327,31 @@ TEST_F(ConnectRestParity, ActiveTopicsAreTheSame) {
     EXPECT_EQ(c.store.status, 200) << path;
     EXPECT_EQ(c.store_json, c.connect_json) << path;
   }
+}
+
+TEST_F(ConnectRestParity, RootIsConnectsServerInfoOfTheSameCluster) {
+  // The version and commit are each program's own; the fields, their order and the cluster are the same.
+  const auto a = rest_call(connect->port(), "GET", "/");
+  const auto b = rest_call(service->port, "GET", "/");
+  ASSERT_EQ(a.status, 200) << a.body;
+  ASSERT_EQ(b.status, 200) << b.body;
+  const ordered connect_info = ordered::parse(a.body), store_info = ordered::parse(b.body);
+  std::vector<std::string> connect_keys, store_keys;
+  for (auto it = connect_info.begin(); it != connect_info.end(); ++it) connect_keys.push_back(it.key());
+  for (auto it = store_info.begin(); it != store_info.end(); ++it) store_keys.push_back(it.key());
+  EXPECT_EQ(store_keys, connect_keys) << a.body << " vs " << b.body;
+  EXPECT_EQ(store_info["kafka_cluster_id"], connect_info["kafka_cluster_id"]) << a.body << " vs " << b.body;
+  EXPECT_TRUE(store_info["version"].is_string() && store_info["commit"].is_string()) << b.body;
+  std::printf("[parity] GET /: Connect %s, status-store %s\n", a.body.c_str(), b.body.c_str());
+}
+
+TEST_F(ConnectRestParity, HealthIsConnectsWorkerStatus) {
+  const auto c = ask_both("GET", "/health");
+  EXPECT_EQ(c.connect.status, 200);
+  EXPECT_EQ(c.store.status, 200);
+  EXPECT_EQ(c.store_json, c.connect_json);
+  EXPECT_EQ(c.store_json,
+            R"({"status":"healthy","message":"Worker has completed startup and is ready to handle requests."})");
 }
 
 TEST_F(ConnectRestParity, ErrorBodiesAreConnects) {

@@ -68,14 +68,19 @@ TEST(HttpRoutes, Utf8Validation) {
 }
 
 TEST(HttpRoutes, HealthRequestLines) {
-  EXPECT_TRUE(is_health_request_line("GET /healthz HTTP/1.1\r"));
-  EXPECT_TRUE(is_health_request_line("HEAD /healthz HTTP/1.0"));
-  EXPECT_TRUE(is_health_request_line("GET /healthz?verbose HTTP/1.1"));
-  EXPECT_FALSE(is_health_request_line("GET /healthzz HTTP/1.1"));
-  EXPECT_FALSE(is_health_request_line("GET /healthz"));
-  EXPECT_FALSE(is_health_request_line("POST /healthz HTTP/1.1"));
-  EXPECT_FALSE(is_health_request_line("GET /connectors HTTP/1.1"));
-  EXPECT_FALSE(is_health_request_line(""));
+  EXPECT_TRUE(is_probe_request("GET", "/healthz"));
+  EXPECT_TRUE(is_probe_request("HEAD", "/healthz"));
+  EXPECT_TRUE(is_probe_request("GET", "/healthz?verbose"));
+  EXPECT_TRUE(is_probe_request("GET", "/health"));
+  EXPECT_TRUE(is_probe_request("HEAD", "/health?x=1"));
+  EXPECT_FALSE(is_probe_request("GET", "/healthzz"));
+  EXPECT_FALSE(is_probe_request("GET", "/health/"));
+  EXPECT_FALSE(is_probe_request("POST", "/healthz"));
+  EXPECT_FALSE(is_probe_request("PUT", "/health"));
+  EXPECT_FALSE(is_probe_request("GET", "/connectors"));
+  EXPECT_FALSE(is_probe_request("GET", "/"));
+  EXPECT_FALSE(is_probe_request("GET", "/healthz?%FF"));
+  EXPECT_FALSE(is_probe_request("", ""));
 }
 
 TEST(HttpRoutes, TaskStatusTakesAnIntegerTaskIdAsJaxRsDoes) {

@@ -1,0 +1,154 @@
+#include "app/rest/rest_api.hpp"
+
+#include "app/prometheus_text.hpp"
+#include "app/status_json.hpp"
+#include "app/store/store.hpp"
+#include "app/topic_tracking_gate.hpp"
+#include "config/logging.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace status_store {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+std::string dump(const ordered_json& j) { return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
+
+http_response json_reply(int status, std::string body) { return {status, "application/json", std::move(body), {}}; }
+http_response error_reply(int status, std::string_view message) {
+  return json_reply(status, http_error_json(status, message));
+}
+
+// Connect's WorkerStatus (KIP-1017), its sentences followed by our details.
+http_response worker_status(int code, std::string_view status, std::string message) {
+  return json_reply(code, dump(ordered_json{{"status", status}, {"message", std::move(message)}}));
+}
+
+}  // namespace
+
+rest_api::rest_api(const worker_config& config, const rest_settings& settings, server_info info)
+    : config_{config}, gate_{settings}, info_{std::move(info)} {}
+
+http_handlers rest_api::handlers() const {
+  return {&rest_api::is_probe, [this](const http_request& request) { return handle(request); }};
+}
+
+http_response rest_api::handle(const http_request& request) const {
+  const bool probe = is_probe(request.method, request.target);
+  if (auto refusal = gate_.refuse(request, probe)) return std::move(*refusal);
+  http_response response;
+  const http_route route = route_http_request(request.method, request.target);
+  try {
+    response = serve(route, store_.load(std::memory_order_acquire));
+  } catch (const std::exception& e) {
+    // A query the view cannot answer in time is a 503, never a hung connection. The exception's
+    // text goes to the log, not to the client.
+    component_logger("http")->warn("{} {}: answered 503: {}", request.method, request.target, e.what());
+    response = error_reply(503, "The status view did not answer in time; try again");
+  }
+  gate_.decorate(request, response);
+  return response;
+}
+
+http_response rest_api::serve(const http_route& route, store* s) const {
+  if (route.endpoint == http_endpoint::error) return error_reply(route.status, route.message);
+  if (route.endpoint == http_endpoint::health) return health(s);
+  if (route.endpoint == http_endpoint::healthz) return healthz(s);
+  if (s == nullptr) return error_reply(503, "status-store is starting: the status topic is still being replayed");
+  // topic.tracking.enable and topic.tracking.allow.reset: Connect's 403 before anything is looked up.
+  if (const auto refusal =
+          topic_tracking_refusal(route.endpoint, config_.topic_tracking_enable, config_.topic_tracking_allow_reset))
+    return error_reply(403, *refusal);
+  switch (route.endpoint) {
+    case http_endpoint::root:
+      return root(*s);
+    case http_endpoint::connectors:
+      return connectors(route, *s);
+    case http_endpoint::connector_status:
+      return connector_status(route, *s);
+    case http_endpoint::task_status:
+      return task_status(route, *s);
+    case http_endpoint::connector_topics:
+      return connector_topics(route, *s);
+    case http_endpoint::reset_connector_topics:
+      return reset_connector_topics(route, *s);
+    case http_endpoint::metrics:
+      return metrics(*s);
+    default:
+      return error_reply(404, "HTTP 404 Not Found");
+  }
+}
+
+http_response rest_api::root(store& s) const {
+  // Connect's ServerInfo; kafka_cluster_id as the cluster's metadata says it (null if it did not).
+  ordered_json info{{"version", info_.version}, {"commit", info_.commit}, {"kafka_cluster_id", nullptr}};
+  if (!s.kafka_cluster_id().empty()) info["kafka_cluster_id"] = s.kafka_cluster_id();
+  return json_reply(200, dump(info));
+}
+
+http_response rest_api::health(store* s) const {
+  if (s == nullptr)
+    return worker_status(503, "starting", "Worker is still starting up. The status topic is being replayed.");
+  const store_health h = s->health();
+  if (h.healthy()) return worker_status(200, "healthy", "Worker has completed startup and is ready to handle requests.");
+  std::string details = h.credential_failure
+                            ? "The brokers refuse the status store's credentials: " + *h.credential_failure
+                            : "No broker of " + s->bootstrap_servers() + " is reachable.";
+  return worker_status(500, "unhealthy",
+                       "Worker was unable to handle this request and may be unable to handle other requests. " +
+                           details);
+}
+
+http_response rest_api::healthz(store* s) const {
+  // Liveness only: the process answers. The bootstrap servers are known once the store runs (the
+  // embedded mock's ports are chosen at start).
+  const std::string servers = s != nullptr ? s->bootstrap_servers() : config_.bootstrap_servers;
+  return json_reply(200, dump(ordered_json{{"status", "ok"},
+                                           {"topic", config_.status_topic},
+                                           {"bootstrap_servers", servers}}));
+}
+
+http_response rest_api::connectors(const http_route& route, store& s) const {
+  // Connect ignores an expansion type it does not know; "info" (connector configurations, which a
+  // status store does not have) is ignored the same way rather than invented.
+  if (route.expand_status) return json_reply(200, connectors_with_status_json(s.describe_all()));
+  if (route.expand) return json_reply(200, connectors_without_expansions_json(s.connectors()));
+  return json_reply(200, connectors_json(s.connectors()));
+}
+
+http_response rest_api::connector_status(const http_route& route, store& s) const {
+  const auto view = s.describe(route.connector);
+  if (!view.found)  // as Connect: the connector's own status is required
+    return error_reply(404, "No status found for connector " + view.name);
+  return json_reply(200, connector_status_json(view));
+}
+
+http_response rest_api::task_status(const http_route& route, store& s) const {
+  // One task from the view, not the whole connector described and searched.
+  const auto task = s.get(route.connector, route.task);
+  if (!task)  // Connect's words for a task without a status
+    return error_reply(404, "No status found for task " + route.connector + "-" + std::to_string(route.task));
+  return json_reply(200, task_status_json(*task));
+}
+
+http_response rest_api::connector_topics(const http_route& route, store& s) const {
+  return json_reply(200, connector_topics_json(s.describe(route.connector)));
+}
+
+http_response rest_api::reset_connector_topics(const http_route& route, store& s) const {
+  // As AbstractHerder: a tombstone per topic the view knows, through the store (retried and counted
+  // like any delete_topic); 202 with no body, also for a connector without topics.
+  const auto topics = s.get_all_topics(route.connector);
+  for (const auto& topic : topics) s.delete_topic(route.connector, topic.topic);
+  component_logger("http")->info("topics reset for connector '{}': {} topic status(es) deleted", route.connector,
+                                 topics.size());
+  return {202, "application/json", {}, {}};
+}
+
+http_response rest_api::metrics(store& s) const {
+  return {200, "text/plain; version=0.0.4; charset=utf-8", prometheus_text(s.metrics()), {}};
+}
+
+}  // namespace status_store
