@@ -100,10 +100,7 @@ struct http_listener::impl {
   }
 
   void shed(tcp::socket socket, bool tls) {
-    const uint64_t count = ++shared->shed;
-    if ((count & (count - 1)) == 0)  // 1, 2, 4, 8, ...: visible, but no log flood under attack
-      component_logger("http")->warn("{} connection(s) refused with 503 so far: all {} connection slots were taken",
-                                     count, shared->limits.max_connections);
+    shared->note_shed();
     // A TLS client cannot read a plain 503: it is closed at once. Otherwise the reply goes out without
     // reading the request; then the write side is shut and what arrived drained, so the client reads
     // the reply instead of a reset.

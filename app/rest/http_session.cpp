@@ -25,6 +25,15 @@ bool request_line_incomplete(const beast::flat_buffer& buffer) {
 
 // ---- slots ---------------------------------------------------------------------------------------------
 
+void http_shared_state::note_shed() {
+  const uint64_t count = ++shed;
+  if ((count & (count - 1)) == 0)  // visible, but no log flood under attack
+    component_logger("http")->warn(
+        "{} connection(s) refused with 503 so far: past the {} connection slots (or a client's {}) and the health "
+        "lane, or not a health check on the lane",
+        count, limits.max_connections, limits.per_client_bound());
+}
+
 connection_slot::~connection_slot() {
   if (state_) state_->release(kind_, client_);
 }
@@ -160,7 +169,7 @@ void http_session<Stream>::on_header(error_code ec) {
   if (slot_.kind() == connection_kind::health_only &&
       !state_->handlers.is_probe(std::string_view{request.method_string()}, std::string_view{request.target()})) {
     keep_alive_ = false;
-    ++state_->shed;
+    state_->note_shed();
     return write_raw(state_->shed_reply, false);
   }
   if (beast::iequals(request[http::field::expect], "100-continue") && !parser_->is_done())

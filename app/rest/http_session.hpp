@@ -53,6 +53,9 @@ struct http_shared_state : std::enable_shared_from_this<http_shared_state> {
   std::string shed_reply;                       // the whole 503 response, made once
   std::atomic<uint64_t> shed{0};
 
+  /// Counts a connection answered with the overload 503 and logs the 1st, 2nd, 4th, 8th, ...
+  void note_shed();
+
   /// Decides what a new connection from `client` may do, and counts it.
   connection_slot admit(const std::string& client);
   void release(connection_kind kind, const std::string& client);
