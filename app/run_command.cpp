@@ -49,11 +49,11 @@ std::string joined(const std::vector<std::string>& items) {
 }  // namespace
 
 int run(const run_options& options) {
-  worker_config config = resolve_connection_config(options.connection, {});
-  const rest_settings rest = resolve_rest_settings(options.connection);
+  const properties props = resolve_properties(options.connection, {});
+  worker_config config = resolve_connection_config(props);
+  const rest_settings rest = resolve_rest_settings(props);  // its notes logged
   const std::vector<rest_listener> listeners = listeners_to_open(options.listen, rest);
   auto log = component_logger("service");
-  for (const auto& note : rest.notes) log->info("{}", note);
   for (const auto& warning : exposure_warnings(listeners, rest)) log->warn("{}", warning);
 
   // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and only

@@ -232,9 +232,9 @@ properties parse_properties(std::string_view text) {
   return result;
 }
 
-properties load_properties_file(const std::string& path) {
-  const auto fail = [&path](int error_number) {
-    return config_error("--config", path, std::string{"cannot read file: "} + std::strerror(error_number));
+std::string read_config_file(const std::string& path, std::string_view property) {
+  const auto fail = [&path, property](int error_number) {
+    return config_error(std::string{property}, path, std::string{"cannot read file: "} + std::strerror(error_number));
   };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw fail(errno);
@@ -253,7 +253,9 @@ properties load_properties_file(const std::string& path) {
     }
   }
   ::close(fd);
-  return parse_properties(text);
+  return text;
 }
+
+properties load_properties_file(const std::string& path) { return parse_properties(read_config_file(path)); }
 
 }  // namespace status_store

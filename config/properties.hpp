@@ -27,4 +27,8 @@ properties parse_properties(std::string_view text);
 /// Reads and parses a file; throws config_error (property "--config") if it cannot be read.
 properties load_properties_file(const std::string& path);
 
+/// The whole text of a file; throws config_error(property, path, "cannot read file: <reason>") if it
+/// cannot be read.
+std::string read_config_file(const std::string& path, std::string_view property = "--config");
+
 }  // namespace status_store

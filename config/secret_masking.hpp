@@ -1,8 +1,12 @@
 #pragma once
 // Secrets never reach a log, an error message, check-config output or /metrics. A property is
-// secret when its name contains "password" or "secret", is "sasl.jaas.config", or starts with
-// "ssl.key" (after stripping a producer./consumer./admin. prefix). Masked values print as Kafka
-// prints a Password: "[hidden]".
+// secret, whatever its prefix, when its name contains "password", "secret" or "jaas.config" (but
+// not a file name's: status.rest.jaas.config.file), or its
+// last dot-separated segment is password, secret, key, token, passphrase or pem (but not a
+// certificate's: ssl.certificate.pem, ssl.ca.pem), as Kafka's PASSWORD settings are named; also
+// ssl.key.* and ssl.keystore.location after stripping producer./consumer./admin./listeners.https.
+// Certificates (ssl.keystore.certificate.chain, ssl.truststore.certificates) are not secret. Masked
+// values print as Kafka prints a Password: "[hidden]".
 #include <string>
 #include <string_view>
 

@@ -5,6 +5,7 @@
 #include "config/config_error.hpp"
 #include "config/kafka_names.hpp"
 #include "config/kafka_value_parsing.hpp"
+#include "config/rest_settings.hpp"
 #include "config/secret_masking.hpp"
 #include "config/security_settings.hpp"
 #include "messages/trace_truncation.hpp"
@@ -76,13 +77,14 @@ constexpr std::array<std::string_view, 4> own_status_storage_prefixes{
 // Keys of a real Connect worker file that status-store has no use for. Kafka's own
 // connect-distributed.properties sample contains all of these, so warning about them would only teach
 // operators to ignore warnings.
-constexpr std::array<std::string_view, 7> ignored_connect_keys{
-    "key.converter",        "value.converter", "header.converter", "offset.storage.topic",
-    "config.storage.topic", "listeners",       "plugin.path",
+// (The REST listener's keys are parse_rest_settings', see is_rest_setting.)
+constexpr std::array<std::string_view, 6> ignored_connect_keys{
+    "key.converter",        "value.converter",      "header.converter",
+    "offset.storage.topic", "config.storage.topic", "plugin.path",
 };
-constexpr std::array<std::string_view, 9> ignored_connect_prefixes{
-    "key.converter.", "value.converter.", "header.converter.", "offset.storage.", "offset.flush.", "config.storage.",
-    "rest.",          "listeners.",       "internal.",
+constexpr std::array<std::string_view, 7> ignored_connect_prefixes{
+    "key.converter.", "value.converter.", "header.converter.", "offset.storage.",
+    "offset.flush.",  "config.storage.",  "internal.",
 };
 
 // Connect's sentence, then the property to set: the sentence alone does not name it.
@@ -282,6 +284,9 @@ class worker_config_parser {
           name == keys::topic_tracking_enable || equals_any(name, own_status_storage_keys)) {
         continue;  // parsed above
       }
+      // The REST listener's (admin.listeners is no admin. client override, ssl.client.auth no client
+      // setting): parse_rest_settings reads and checks them.
+      if (is_rest_setting(name)) continue;
       if (name == keys::cleanup_policy) {
         // DistributedConfig.topicSettings drops it the same way: the status topic must be compacted.
         warn("Ignoring '" + key + "=" + mask_if_secret(key, value) + "' setting, since compaction is always used");

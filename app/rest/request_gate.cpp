@@ -5,12 +5,8 @@ namespace status_store {
 namespace {
 
 // Jetty's CrossOriginFilter defaults, which Connect keeps (it sets only the origins and methods).
-constexpr std::string_view default_allowed_methods = "GET,POST,HEAD";
 constexpr std::string_view allowed_headers = "X-Requested-With,Content-Type,Accept,Origin";
 constexpr std::string_view preflight_max_age_s = "1800";
-
-// JaasBasicAuthFilter's entity for a request that fails authentication.
-constexpr std::string_view unauthorized_body = "User cannot access the resource.";
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -59,7 +55,7 @@ std::optional<http_response> request_gate::refuse(const http_request& request, b
     // A preflight is answered before authentication: browsers send it without credentials.
     http_response preflight{204, "text/plain", {}, {}};
     const std::string_view methods =
-        settings_.allow_methods.empty() ? default_allowed_methods : std::string_view{settings_.allow_methods};
+        settings_.allow_methods.empty() ? default_cors_allow_methods : std::string_view{settings_.allow_methods};
     preflight.headers = {{"Access-Control-Allow-Methods", std::string{methods}},
                          {"Access-Control-Allow-Headers", std::string{allowed_headers}},
                          {"Access-Control-Max-Age", std::string{preflight_max_age_s}}};
@@ -67,7 +63,7 @@ std::optional<http_response> request_gate::refuse(const http_request& request, b
     return preflight;
   }
   if (settings_.basic_auth && !probe && !authenticated(request)) {
-    http_response refusal{401, "text/plain", std::string{unauthorized_body}, {}};
+    http_response refusal{401, "text/plain", std::string{basic_auth_failure_message}, {}};
     // Connect sends no challenge; one makes curl, browsers and proxies ask for credentials.
     refusal.headers.emplace_back("WWW-Authenticate", "Basic realm=\"status-store\", charset=\"UTF-8\"");
     return refusal;

@@ -118,3 +118,99 @@ TEST(JaasConfig, AnUnknownWordInPlaceOfTheModuleIsNotShown) {
   EXPECT_EQ(std::string{error->what()}.find("hunter2"), std::string::npos) << error->what();
   EXPECT_NE(std::string{error->what()}.find("Login module is not supported"), std::string::npos) << error->what();
 }
+
+// ---- JAAS files (java.security.auth.login.config) -----------------------------------------------------
+
+namespace {
+
+const std::string property_file_module = "org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule";
+
+std::optional<config_error> file_error_for(const std::string& text) {
+  try {
+    parse_jaas_file("status.rest.jaas.config.file", "/etc/kafka/connect-jaas.conf", text);
+  } catch (const config_error& error) {
+    return error;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST(JaasFile, NamedEntriesWithCommentsAsConnectDocumentsThem) {
+  const auto entries = parse_jaas_file("p", "f",
+                                       "// Connect's REST Basic auth\n"
+                                       "KafkaConnect {\n"
+                                       "  " +
+                                           property_file_module +
+                                           " required\n"
+                                           "  file=\"/mnt/secret/credentials.properties\";\n"
+                                           "};\n"
+                                           "/* the clients' */ KafkaClient { " +
+                                           plain + " required username=\"u\" password=\"p\"; };\n");
+  ASSERT_EQ(entries.size(), 2u);
+  const auto& modules = entries.at("KafkaConnect");
+  ASSERT_EQ(modules.size(), 1u);
+  EXPECT_EQ(modules[0].class_name, property_file_module);
+  EXPECT_EQ(modules[0].control_flag, "required");
+  EXPECT_EQ(modules[0].options.at("file"), "/mnt/secret/credentials.properties");
+  EXPECT_EQ(entries.at("KafkaClient").at(0).options.at("username"), "u");
+}
+
+TEST(JaasFile, AnEntryMayHaveNoModuleOrSeveral) {
+  const auto entries = parse_jaas_file("p", "f", "Empty { };\nTwo { a.B optional; c.D SUFFICIENT x=y; };");
+  EXPECT_TRUE(entries.at("Empty").empty());
+  ASSERT_EQ(entries.at("Two").size(), 2u);
+  EXPECT_EQ(entries.at("Two")[1].options.at("x"), "y");
+}
+
+TEST(JaasFile, ErrorsNameTheFileTheSettingAndTheLine) {
+  const struct {
+    std::string text;
+    std::string message;
+  } cases[] = {
+      {"KafkaConnect\n" + property_file_module + " required;",
+       "line 2: expected '{' after the entry name KafkaConnect"},
+      {"KafkaConnect {\n  x.Y required file=\"f\";\n",
+       "line 2: expected '}' at the end of the entry KafkaConnect, "
+       "read end of file"},
+      {"KafkaConnect { x.Y required; }",
+       "line 1: expected ';' after the '}' of the entry KafkaConnect, read end of "
+       "file"},
+      {"KafkaConnect {\n\n x.Y required file=;\n};", "line 3: Value not specified for key 'file' in JAAS config"},
+      {"KafkaConnect { x.Y maybe; };",
+       "line 1: Invalid login module control flag in JAAS config (required, "
+       "requisite, sufficient or optional)"},
+      {"A { };\nA { };", "line 2: Can not specify multiple entries for A"},
+      {"A {\n x.Y required file=\"f\"\n};", "line 3: JAAS config entry not terminated by semi-colon"},
+      {"{ };", "line 1: expected the name of an entry"},
+      {"A { x.Y required file=\"unterminated; };", "line 1: JAAS config has an unterminated quoted value"},
+      {"A {\n /* x.Y required; };", "line 2: JAAS config has an unterminated /* comment"},
+  };
+  for (const auto& c : cases) {
+    const auto error = file_error_for(c.text);
+    ASSERT_TRUE(error) << c.text;
+    EXPECT_EQ(error->property(), "status.rest.jaas.config.file") << c.text;
+    EXPECT_EQ(error->value(), "/etc/kafka/connect-jaas.conf") << c.text;
+    EXPECT_EQ(std::string{error->what()},
+              "JAAS file /etc/kafka/connect-jaas.conf (status.rest.jaas.config.file), " + c.message)
+        << c.text;
+  }
+}
+
+TEST(JaasFile, ErrorsNeverShowAnOptionValue) {
+  const auto error = file_error_for("KafkaConnect { x.Y required password=\"hunter2\" file };");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(std::string{error->what()}.find("hunter2"), std::string::npos) << error->what();
+}
+
+TEST(JaasFile, AnEmptyFileHasNoEntries) {
+  EXPECT_TRUE(parse_jaas_file("p", "f", "").empty());
+  EXPECT_TRUE(parse_jaas_file("p", "f", "// nothing\n/* at all */").empty());
+}
+
+TEST(JaasConfig, ABraceInAPropertyValueIsStillRefusedAsBefore) {
+  const auto error = error_for(plain + " required username=u password=p; }");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->rule(), "JAAS config must start each entry with a login module class name");
+  EXPECT_EQ(error->value(), "[hidden]");
+}

@@ -38,8 +38,38 @@ TEST(SecretMasking, OrdinaryNamesAreNotSecret) {
   for (const char* key : {"bootstrap.servers", "sasl.username", "sasl.mechanism", "security.protocol",
                           "ssl.ca.location", "ssl.certificate.pem", "ssl.endpoint.identification.algorithm",
                           "producer.linger.ms", "status.storage.topic", "client.id", "",
-                          // "ssl.key" counts only at the start of the unprefixed name.
-                          "other.ssl.key.thing", "status.storage.ssl.key"}) {
+                          // "ssl.key." counts only at the start of the unprefixed name.
+                          "other.ssl.key.thing", "status.storage.ssl.key.thing"}) {
+    EXPECT_FALSE(is_secret_property(key)) << key;
+  }
+}
+
+TEST(SecretMasking, ALastSegmentNamingASecretIsSecretWhateverThePrefix) {
+  for (const char* key :
+       {"listeners.https.ssl.keystore.key", "admin.listeners.https.ssl.key.password", "producer.producer.ssl.key.pem",
+        "sasl.oauthbearer.assertion.private.key.passphrase", "sasl.oauthbearer.assertion.private.key.pem",
+        "ssl.keystore.key", "some.api.token",
+        // "key" as the last segment: since this rule, also under status.storage.
+        "status.storage.ssl.key", "listeners.https.ssl.keystore.password", "listeners.https.ssl.truststore.password",
+        "admin.listeners.https.ssl.keystore.key", "listeners.https.sasl.jaas.config", "x.jaas.config"}) {
+    EXPECT_TRUE(is_secret_property(key)) << key;
+  }
+}
+
+TEST(SecretMasking, ListenerPrefixesAreStrippedLikeClientPrefixes) {
+  EXPECT_TRUE(is_secret_property("listeners.https.ssl.keystore.location"));
+  EXPECT_TRUE(is_secret_property("admin.listeners.https.ssl.key.location"));
+  EXPECT_FALSE(is_secret_property("listeners.https.ssl.keystore.type"));
+  EXPECT_FALSE(is_secret_property("listeners.https.ssl.client.auth"));
+}
+
+TEST(SecretMasking, CertificatesAreNotSecret) {
+  for (const char* key :
+       {"ssl.keystore.certificate.chain", "listeners.https.ssl.keystore.certificate.chain",
+        "ssl.truststore.certificates", "listeners.https.ssl.truststore.certificates", "ssl.certificate.pem",
+        "producer.ssl.ca.pem", "ssl.keystore.type", "listeners", "rest.advertised.host.name", "key.converter",
+        // the name of a JAAS file, not its text
+        "status.rest.jaas.config.file"}) {
     EXPECT_FALSE(is_secret_property(key)) << key;
   }
 }

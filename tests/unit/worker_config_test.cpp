@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -597,6 +598,39 @@ TEST(WorkerConfigUnknownKeys, CommonConnectWorkerKeysAreIgnoredSilently) {
                       }),
                       &warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
+}
+
+TEST(WorkerConfigUnknownKeys, TheRestListenersKeysAreLeftToTheRestParser) {
+  // A Connect worker file with its REST settings: admin.listeners is no admin. client override (librdkafka
+  // would refuse "listeners" and check-config exit 2), ssl.client.auth no client setting, status.rest.*
+  // no status topic setting; parse_rest_settings owns them all.
+  std::vector<std::string> warnings;
+  const worker_config config =
+      parse_worker_config(with({
+                              {"bootstrap.servers", "localhost:9092"},
+                              {"group.id", "connect-cluster"},
+                              {"key.converter", "org.apache.kafka.connect.json.JsonConverter"},
+                              {"offset.storage.topic", "connect-offsets"},
+                              {"config.storage.topic", "connect-configs"},
+                              {"status.storage.replication.factor", "1"},
+                              {"listeners", "HTTP://:8083,https://:8443"},
+                              {"admin.listeners", "http://localhost:8084"},
+                              {"admin.listeners.https.ssl.key.password", "hunter2"},
+                              {"listeners.https.ssl.keystore.location", "/etc/kafka/keystore.p12"},
+                              {"rest.advertised.host.name", "worker-1"},
+                              {"rest.extension.classes",
+                               "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension"},
+                              {"access.control.allow.origin", "*"},
+                              {"response.http.headers.config", "add X-Frame-Options: DENY"},
+                              {"ssl.client.auth", "required"},
+                              {"status.rest.jaas.config.file", "/etc/kafka/connect-jaas.conf"},
+                              {"plugin.path", "/usr/share/java"},
+                          }),
+                          &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_TRUE(config.admin_overrides.empty());
+  EXPECT_FALSE(config.security_settings.contains("ssl.client.auth"));
+  EXPECT_EQ(config.topic_settings, (std::map<std::string, std::string>{}));
 }
 
 // ---- overrides of forced client settings -------------------------------------------------------------------
