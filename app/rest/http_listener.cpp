@@ -58,8 +58,8 @@ struct http_listener::impl {
     shared->limits = limits;
     shared->handlers = std::move(handlers);
     shared->workers = &workers;
-    const std::string body = http_error_json(
-        503, "too many open connections (" + std::to_string(limits.max_connections) + "); try again");
+    const std::string body =
+        http_error_json(503, "too many open connections (" + std::to_string(limits.max_connections) + "); try again");
     shared->shed_reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
                          std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
   }

@@ -142,8 +142,7 @@ template <class Stream>
 void http_session<Stream>::await_request() {
   if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
   // Waiting for a first byte is the idle timeout; from it on, the request deadline.
-  arm(slot_.kind() == connection_kind::health_only ? state_->limits.health_lane_timeout
-                                                   : state_->limits.idle_timeout);
+  arm(slot_.kind() == connection_kind::health_only ? state_->limits.health_lane_timeout : state_->limits.idle_timeout);
   stream_.async_read_some(buffer_.prepare(4096), [self = this->shared_from_this()](error_code ec, size_t n) {
     self->buffer_.commit(n);
     if (ec) return self->close();
@@ -193,9 +192,11 @@ void http_session<Stream>::refuse_read(error_code ec) {
   if (ec == http::error::header_limit) {
     const bool target = request_line_incomplete(buffer_);
     const int status = target ? 414 : 431;
-    return respond({status, "application/json",
-                    http_error_json(status, target ? "HTTP 414 URI Too Long" : "HTTP 431 Request Header Fields Too Large"),
-                    {}});
+    return respond(
+        {status,
+         "application/json",
+         http_error_json(status, target ? "HTTP 414 URI Too Long" : "HTTP 431 Request Header Fields Too Large"),
+         {}});
   }
   if (ec == http::error::body_limit)
     return respond({413, "application/json", http_error_json(413, "HTTP 413 Payload Too Large"), {}});

@@ -92,22 +92,22 @@ http_response rest_api::health(store* s) const {
   if (s == nullptr)
     return worker_status(503, "starting", "Worker is still starting up. The status topic is being replayed.");
   const store_health h = s->health();
-  if (h.healthy()) return worker_status(200, "healthy", "Worker has completed startup and is ready to handle requests.");
+  if (h.healthy())
+    return worker_status(200, "healthy", "Worker has completed startup and is ready to handle requests.");
   std::string details = h.credential_failure
                             ? "The brokers refuse the status store's credentials: " + *h.credential_failure
                             : "No broker of " + s->bootstrap_servers() + " is reachable.";
-  return worker_status(500, "unhealthy",
-                       "Worker was unable to handle this request and may be unable to handle other requests. " +
-                           details);
+  return worker_status(
+      500, "unhealthy",
+      "Worker was unable to handle this request and may be unable to handle other requests. " + details);
 }
 
 http_response rest_api::healthz(store* s) const {
   // Liveness only: the process answers. The bootstrap servers are known once the store runs (the
   // embedded mock's ports are chosen at start).
   const std::string servers = s != nullptr ? s->bootstrap_servers() : config_.bootstrap_servers;
-  return json_reply(200, dump(ordered_json{{"status", "ok"},
-                                           {"topic", config_.status_topic},
-                                           {"bootstrap_servers", servers}}));
+  return json_reply(
+      200, dump(ordered_json{{"status", "ok"}, {"topic", config_.status_topic}, {"bootstrap_servers", servers}}));
 }
 
 http_response rest_api::connectors(const http_route& route, store& s) const {

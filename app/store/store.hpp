@@ -41,7 +41,7 @@ namespace status_store {
 
 class ingest_table;           // actors/ingest/ingest_table.hpp
 class kafka_producer_client;  // actors/kafka/kafka_producer_client.hpp
-class mock_cluster;  // actors/kafka/mock_cluster.hpp (not installed: tests use it)
+class mock_cluster;           // actors/kafka/mock_cluster.hpp (not installed: tests use it)
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
 /// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with

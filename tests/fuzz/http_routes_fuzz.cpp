@@ -76,8 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string_view method : {"GET", "HEAD", "PUT", "POST"}) {
     if (!is_probe_request(method, input)) continue;
     std::string path;  // segments are decoded one by one, so "%2F" would not be a probe: decode whole
-    if (!percent_decode(input.substr(0, input.find('?')), false, path) ||
-        (method != "GET" && method != "HEAD") || (path != "/health" && path != "/healthz"))
+    if (!percent_decode(input.substr(0, input.find('?')), false, path) || (method != "GET" && method != "HEAD") ||
+        (path != "/health" && path != "/healthz"))
       fail("only GET or HEAD of /health or /healthz is a probe", input);
   }
   return 0;

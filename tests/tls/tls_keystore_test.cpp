@@ -129,7 +129,7 @@ TEST(TlsKeystore, JksIsRefusedByTypeWithTheKeytoolLine) {
   settings.keystore_type = "JKS";
   settings.keystore_location = fixture("server.jks");
   expect_refused(settings, "ssl.keystore.type",
-                 {"Invalid value [hidden]" /* ssl.key* is secret to is_secret_property */,
+                 {"Invalid value JKS for configuration ssl.keystore.type" /* a type is no secret */,
                   "status-store reads PKCS12 and PEM keystores, not JKS", keytool_line,
                   "then set ssl.keystore.type=PKCS12 and ssl.keystore.location=keystore.p12"});
 }

@@ -21,9 +21,10 @@ connector_view sample_view() {
 }  // namespace
 
 TEST(StatusJson, ConnectorStatusHasConnectsRestShape) {
-  EXPECT_EQ(connector_status_json(sample_view()),
-            R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
-            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}],"type":"unknown"})");
+  EXPECT_EQ(
+      connector_status_json(sample_view()),
+      R"({"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
+      R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}],"type":"unknown"})");
 }
 
 TEST(StatusJson, VersionIsLeftOutOnlyWhenUndefinedAndAnEmptyTraceIsLeftOut) {
@@ -31,7 +32,8 @@ TEST(StatusJson, VersionIsLeftOutOnlyWhenUndefinedAndAnEmptyTraceIsLeftOut) {
   v.name = v.connector.connector = "c";
   v.found = true;
   v.connector.value = status_value{status_state::failed, "", "w", 1, "undefined"};
-  EXPECT_EQ(connector_status_json(v), R"({"name":"c","connector":{"state":"FAILED","worker_id":"w"},"tasks":[],"type":"unknown"})");
+  EXPECT_EQ(connector_status_json(v),
+            R"({"name":"c","connector":{"state":"FAILED","worker_id":"w"},"tasks":[],"type":"unknown"})");
   v.connector.value.version = "";
   EXPECT_EQ(connector_status_json(v),
             R"({"name":"c","connector":{"state":"FAILED","worker_id":"w","version":""},"tasks":[],"type":"unknown"})");
@@ -44,9 +46,10 @@ TEST(StatusJson, TaskStatusAndTheExpandedListHaveConnectsRestShape) {
   connector_view unknown;  // tasks without a connector status: Connect lists no such connector
   unknown.name = "orphan";
   unknown.tasks = v.tasks;
-  EXPECT_EQ(connectors_with_status_json({v, unknown}),
-            R"({"src":{"status":{"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
-            R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}],"type":"unknown"}}})");
+  EXPECT_EQ(
+      connectors_with_status_json({v, unknown}),
+      R"({"src":{"status":{"name":"src","connector":{"state":"RUNNING","worker_id":"w1:8083","version":null},)"
+      R"("tasks":[{"id":0,"state":"FAILED","worker_id":"w1:8083","version":"1.4.0","trace":"boom\n\tat x"}],"type":"unknown"}}})");
   EXPECT_EQ(connectors_with_status_json({}), "{}");
 }
 

@@ -41,7 +41,11 @@ TEST(HttpRoutes, MalformedEscapesAreA400) {
 }
 
 TEST(HttpRoutes, UnknownPathsAre404AndOtherMethods405) {
-  EXPECT_EQ(route_http_request("GET", "/").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/").endpoint, http_endpoint::root);  // Connect's ServerInfo
+  EXPECT_EQ(route_http_request("GET", "/health").endpoint, http_endpoint::health);
+  EXPECT_EQ(route_http_request("POST", "/health").status, 405);
+  EXPECT_EQ(route_http_request("GET", "//").status, 404);
+  EXPECT_EQ(route_http_request("GET", "/health/x").status, 404);
   EXPECT_EQ(route_http_request("GET", "/connectors/").status, 404);
   EXPECT_EQ(route_http_request("GET", "/connectors//status").status, 404);
   EXPECT_EQ(route_http_request("GET", "/connectors/a/status/x").status, 404);
