@@ -55,8 +55,8 @@ TEST(RequestGate, BasicAuthRefusesMissingWrongAndMalformedCredentialsWithConnect
     EXPECT_EQ(refusal->body, "User cannot access the resource.");
     EXPECT_TRUE(header(*refusal, "WWW-Authenticate").starts_with("Basic realm=")) << authorization;
   }
-  EXPECT_FALSE(gate.refuse(request("GET", "/connectors", {{"authorization", "Basic YWxpY2U6czNjcmV0OndpdGg6Y29sb25z"}}),
-                           false));
+  EXPECT_FALSE(
+      gate.refuse(request("GET", "/connectors", {{"authorization", "Basic YWxpY2U6czNjcmV0OndpdGg6Y29sb25z"}}), false));
 }
 
 TEST(RequestGate, ProbesStayOpenUnderBasicAuth) {
@@ -79,9 +79,9 @@ TEST(RequestGate, CorsEchoesAnAllowedOriginAndAnswersItsPreflightBeforeAuth) {
   gate.decorate(request("GET", "/connectors", {{"Origin", "https://evil.example"}}), other);
   EXPECT_TRUE(other.headers.empty());
 
-  const auto preflight = gate.refuse(request("OPTIONS", "/connectors",
-                                             {{"Origin", "https://ui.example"}, {"Access-Control-Request-Method", "GET"}}),
-                                     false);
+  const auto preflight = gate.refuse(
+      request("OPTIONS", "/connectors", {{"Origin", "https://ui.example"}, {"Access-Control-Request-Method", "GET"}}),
+      false);
   ASSERT_TRUE(preflight);
   EXPECT_EQ(preflight->status, 204);
   EXPECT_EQ(header(*preflight, "Access-Control-Allow-Methods"), "GET,POST,HEAD");  // Jetty's default
