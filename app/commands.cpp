@@ -2,6 +2,7 @@
 
 #include "actors/kafka/librdkafka_settings_check.hpp"
 #include "app/connection_config.hpp"
+#include "app/rest/tls_context.hpp"
 #include "config/rest_settings.hpp"
 #include "config/worker_config.hpp"
 
@@ -16,6 +17,9 @@ int check_config(const std::string& file) {
   check_librdkafka_settings(config);
   // The REST listener's settings too, with the JAAS and credentials files they name, as `run` reads them.
   const rest_settings rest = parse_rest_settings(props, kafka_opts_from_environment());
+  // And the HTTPS listeners' keystores and truststores, read as `run` reads them (a JKS file, a wrong
+  // password or a key that does not match its certificate are refused here too).
+  if (rest.tls && rest.has_https_listener()) (void)make_server_tls_context(*rest.tls);
   for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
   for (const auto& note : rest.notes) std::cerr << "warning: " << note << "\n";
   std::cout << "# effective configuration of " << file << " (defaults filled in, secrets masked)\n";

@@ -30,13 +30,13 @@ struct rest_listener {
 /// location or ssl.keystore.key + ssl.keystore.certificate.chain (PEM only), likewise the truststore.
 struct rest_tls_settings {
   std::string prefix;
-  std::string keystore_type = "JKS";  // upper case; never JKS once parsed
+  std::string keystore_type = "JKS";  // upper case; JKS (Java's default): the file decides (tls_context)
   std::string keystore_location;
   std::string keystore_password;           // secret
   std::string keystore_key;                // PEM text (ssl.keystore.key), secret
   std::string keystore_certificate_chain;  // PEM text (ssl.keystore.certificate.chain)
   std::string key_password;                // secret
-  std::string truststore_type = "JKS";     // upper case; never JKS once parsed if a truststore is given
+  std::string truststore_type = "JKS";     // upper case; JKS as for the keystore
   std::string truststore_location;
   std::string truststore_password;      // secret
   std::string truststore_certificates;  // PEM text (ssl.truststore.certificates)

@@ -105,22 +105,17 @@ class tls_parser {
     }
   }
 
-  /// JKS, PKCS12 or PEM, upper case; JKS refused, naming the conversion.
-  std::string store_type(std::string_view store, const std::string& file) const {
+  /// JKS, PKCS12 or PEM, upper case. JKS (also Java's default when no type is given) is kept: Java 9+
+  /// reads a PKCS12 file under type JKS, so the file decides (app/rest/tls_context.hpp loads PKCS12
+  /// content and refuses a real JKS file with the keytool line that converts it).
+  std::string store_type(std::string_view store) const {
     const std::string type_key = key("ssl." + std::string{store} + ".type");
     const std::optional<std::string_view> given = get("ssl." + std::string{store} + ".type");
     const std::string type = given ? ascii_uppercase(*given) : "JKS";
     if (type != "JKS" && type != "PKCS12" && type != "PEM") {
       throw invalid(type_key, *given, "The " + std::string{store} + " type must be PKCS12 or PEM");
     }
-    if (type != "JKS" || file.empty()) return type;
-    const std::string store_file = store == "keystore" ? "keystore.p12" : "truststore.p12";
-    std::string rule = (given ? std::string{} : "JKS is Java's default when " + type_key + " is not set. ") +
-                       "status-store cannot read a JKS " + std::string{store} + "; if " + file +
-                       " is PKCS12 already, set " + type_key + "=PKCS12, else convert it with keytool " +
-                       "-importkeystore -srckeystore " + file + " -destkeystore " + store_file +
-                       " -deststoretype PKCS12 and set " + type_key + "=PKCS12";
-    throw config_error(type_key, "JKS", std::move(rule));
+    return type;
   }
 
   void parse_keystore() {
@@ -129,7 +124,7 @@ class tls_parser {
     tls_.keystore_key = std::string{get("ssl.keystore.key").value_or("")};
     tls_.keystore_certificate_chain = std::string{get("ssl.keystore.certificate.chain").value_or("")};
     tls_.key_password = std::string{get("ssl.key.password").value_or("")};
-    tls_.keystore_type = store_type("keystore", tls_.keystore_location);
+    tls_.keystore_type = store_type("keystore");
     const bool pem_parts = !tls_.keystore_key.empty() || !tls_.keystore_certificate_chain.empty();
     if (pem_parts) {
       require_pem_parts();
@@ -166,7 +161,7 @@ class tls_parser {
     tls_.truststore_location = std::string{get("ssl.truststore.location").value_or("")};
     tls_.truststore_password = std::string{get("ssl.truststore.password").value_or("")};
     tls_.truststore_certificates = std::string{get("ssl.truststore.certificates").value_or("")};
-    tls_.truststore_type = store_type("truststore", tls_.truststore_location);
+    tls_.truststore_type = store_type("truststore");
     const std::string certificates_key = key("ssl.truststore.certificates");
     if (!tls_.truststore_certificates.empty() && tls_.truststore_type != "PEM") {
       throw invalid(certificates_key, tls_.truststore_certificates,

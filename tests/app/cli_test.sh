@@ -60,12 +60,15 @@ printf '%s\n' "status.storage.topic=t" "ssl.key.password=hunter4" "status.storag
 out=$("$bin" check-config "$tmp/secret-bad.properties" 2>&1)
 refuse "secrets are masked in errors" "hunter4" "$out"
 
-# The REST listener's settings, as a Connect worker file gives them (admin.listeners used to exit 2).
+# The REST listener's settings, as a Connect worker file gives them (admin.listeners used to exit 2), with
+# real keystores: check-config reads them as run does.
+fx=$tmp/fixtures
+bash "$src/tests/app/make_tls_fixtures.sh" "$fx" >/dev/null
 printf '%s\n' "status.storage.topic=connect-status" "group.id=connect-cluster" "listeners=https://0.0.0.0:8443,HTTP://:8083" \
   "admin.listeners=http://localhost:8084" "rest.advertised.host.name=worker-1" \
-  "listeners.https.ssl.keystore.type=PKCS12" "listeners.https.ssl.keystore.location=/etc/kafka/keystore.p12" \
-  "listeners.https.ssl.keystore.password=hunter8" "listeners.https.ssl.client.auth=required" \
-  "listeners.https.ssl.truststore.type=PEM" "listeners.https.ssl.truststore.location=/etc/kafka/clients-ca.pem" \
+  "listeners.https.ssl.keystore.type=PKCS12" "listeners.https.ssl.keystore.location=$fx/server.p12" \
+  "listeners.https.ssl.keystore.password=server-store-secret" "listeners.https.ssl.client.auth=required" \
+  "listeners.https.ssl.truststore.type=PEM" "listeners.https.ssl.truststore.location=$fx/ca.pem" \
   "rest.extension.classes=org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension" \
   > "$tmp/rest.properties"
 printf '%s\n' "alice: hunter9" "bob: other" > "$tmp/credentials.properties"
@@ -77,15 +80,22 @@ check "check-config names the admin listeners as not served" 0 "warning: admin.l
   env KAFKA_OPTS="-Djava.security.auth.login.config=$tmp/connect-jaas.conf" "$bin" check-config "$tmp/rest.properties"
 check "check-config reads the credentials file" 0 "# Basic auth: 2 user\(s\) from $tmp/credentials.properties" -- \
   env KAFKA_OPTS="-Djava.security.auth.login.config=$tmp/connect-jaas.conf" "$bin" check-config "$tmp/rest.properties"
-refuse "REST secrets are masked in check-config" "hunter8|hunter9" "$all_output"
+refuse "REST secrets are masked in check-config" "server-store-secret|hunter9" "$all_output"
 check "Basic auth without a JAAS file exits 2 naming both ways" 2 "set status.rest.jaas.config.file=FILE, or start status-store with KAFKA_OPTS" -- \
   env -u KAFKA_OPTS "$bin" check-config "$tmp/rest.properties"
 check "a missing JAAS file exits 2 naming it" 2 "Cannot read the JAAS file $tmp/none.conf" -- \
   env KAFKA_OPTS="-Djava.security.auth.login.config=$tmp/none.conf" "$bin" check-config "$tmp/rest.properties"
 expect_invalid "configuration listeners: Listener protocol must be" "listeners=ftp://:21"
 expect_invalid "configuration listeners: The port must be from 0 to 65535" "listeners=http://:65536"
-expect_invalid "listeners.https.ssl.keystore.type: status-store cannot read a JKS keystore.*keytool -importkeystore" \
-  "listeners=https://:8443" "listeners.https.ssl.keystore.location=/k.jks" "listeners.https.ssl.keystore.type=JKS"
+expect_invalid "listeners.https.ssl.keystore.type: status-store reads PKCS12 and PEM keystores, not JKS.*keytool -importkeystore" \
+  "listeners=https://:8443" "listeners.https.ssl.keystore.location=$fx/server.jks" "listeners.https.ssl.keystore.type=JKS" \
+  "listeners.https.ssl.keystore.password=server-store-secret"
+printf '%s\n' "status.storage.topic=t" "listeners=https://:8443" "listeners.https.ssl.keystore.location=$fx/server.p12" \
+  "listeners.https.ssl.keystore.password=server-store-secret" > "$tmp/jks-default.properties"
+check "a PKCS12 keystore under Java's default type (JKS) is read, as Java 9+ reads it" 0 \
+  "listeners.https.ssl.keystore.type=JKS" -- "$bin" check-config "$tmp/jks-default.properties"
+expect_invalid "listeners.https.ssl.keystore.password: .*wrong password" \
+  "listeners=https://:8443" "listeners.https.ssl.keystore.location=$fx/server.p12" "listeners.https.ssl.keystore.password=nope"
 expect_invalid "An https listener needs a keystore: set ssl.keystore.location" "listeners=https://:8443"
 
 check "demo: an outage inside the retry window loses nothing" 0 "verdict: every key's latest status is on the topic" -- \
