@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -24,6 +25,13 @@
 namespace status_store::bench {
 
 namespace {
+
+/// Requests per second of one keep-alive client: how many were timed over the time they took.
+double per_second(const std::vector<double>& seconds) {
+  double total = 0;
+  for (const double s : seconds) total += s;
+  return total > 0 ? static_cast<double>(seconds.size()) / total : -1;
+}
 
 double percentile_ms(std::vector<double> seconds, double p) {
   if (seconds.empty()) return -1;
@@ -48,8 +56,11 @@ class service_process {
       const int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(fd, STDOUT_FILENO);
       dup2(fd, STDERR_FILENO);
-      execl(STATUS_STORE_EXECUTABLE, STATUS_STORE_EXECUTABLE, "run", "--bootstrap-servers", bootstrap.c_str(),
-            "--topic", topic.c_str(), "--listen", "127.0.0.1:0", "--log-level", "warn", static_cast<char*>(nullptr));
+      // STATUS_STORE_BENCH_EXECUTABLE: another build's executable, to compare two listeners in one run.
+      const char* other = std::getenv("STATUS_STORE_BENCH_EXECUTABLE");
+      const char* executable = other != nullptr && *other != '\0' ? other : STATUS_STORE_EXECUTABLE;
+      execl(executable, executable, "run", "--bootstrap-servers", bootstrap.c_str(), "--topic", topic.c_str(),
+            "--listen", "127.0.0.1:0", "--log-level", "warn", static_cast<char*>(nullptr));
       _exit(127);
     }
     const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
@@ -147,6 +158,7 @@ nlohmann::json rest_expand(const options& o) {
            {{"requests", expand.size()},
             {"p50_ms", percentile_ms(expand, 0.5)},
             {"p99_ms", percentile_ms(expand, 0.99)},
+            {"requests_per_s", per_second(expand)},
             {"bytes", expand_bytes}}},
           {"per_connector",
            {{"rounds", rounds.size()},
@@ -155,6 +167,7 @@ nlohmann::json rest_expand(const options& o) {
             {"round_p99_ms", percentile_ms(rounds, 0.99)},
             {"request_p50_ms", percentile_ms(per_status, 0.5)},
             {"request_p99_ms", percentile_ms(per_status, 0.99)},
+            {"requests_per_s", per_second(per_status)},
             {"bytes_per_round", round_bytes}}}};
 }
 

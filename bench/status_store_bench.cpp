@@ -170,6 +170,8 @@ void print_rest_rows(const nlohmann::json& r) {
               p["bytes_per_round"].get<size_t>());
   std::printf("%-72s %7.3fms %7.3fms\n", "  of which GET /connectors/{name}/status, per request",
               p["request_p50_ms"].get<double>(), p["request_p99_ms"].get<double>());
+  std::printf("%-72s %9.0f %9.1f\n", "keep-alive requests/s: GET .../status, GET /connectors?expand=status",
+              p["requests_per_s"].get<double>(), e["requests_per_s"].get<double>());
 }
 
 nlohmann::json run_child(const std::string& self, const std::string& mode, const options& o) {
