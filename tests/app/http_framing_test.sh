@@ -48,10 +48,24 @@ took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 if [ "$took_ms" -lt 1000 ]; then ok "... within a second ($took_ms ms)"; else fail "... within a second ($took_ms ms)"; fi
 check "GET / still answered by the first service" 0 '"kafka_cluster_id"' -- curl -sf "http://127.0.0.1:$port/"
 
+check "HEAD /connectors: the GET's Content-Length, no body" 0 '^200 [1-9][0-9]* 0$' -- \
+  curl -s -I -o /dev/null -w '%{http_code} %header{content-length} %{size_download}' "http://127.0.0.1:$port/connectors"
+
 kill -TERM "$service_pid"
 wait "$service_pid"; rc=$?
 service_pid=""
 if [ "$rc" -eq 0 ]; then ok "SIGTERM drains and exits 0"; else fail "SIGTERM drains and exits 0 (exit $rc)" "$(tail -20 "$tmp/service.err")"; fi
+
+# Every interface, plain HTTP, no authentication: said at start-up, naming what is exposed.
+"$bin" run --bootstrap-servers mock --topic framing-status --listen 0.0.0.0:0 >"$tmp/exposed.out" 2>"$tmp/exposed.err" &
+service_pid=$!
+for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/exposed.out" 2>/dev/null && break; sleep 0.1; done
+if grep -q "serves plain HTTP to other hosts without authentication: anyone who can reach it reads every connector's and task's status and trace" "$tmp/exposed.err"; then
+  ok "--listen 0.0.0.0:0 without authentication is warned about, naming what is exposed"
+else
+  fail "--listen 0.0.0.0:0 without authentication is warned about" "$(head -5 "$tmp/exposed.err")"
+fi
+kill -TERM "$service_pid"; wait "$service_pid"; service_pid=""
 
 # Starting: the listener is up before the store, so probes can tell "starting" from "down". Nothing
 # listens on port 1, so start-up waits for status.storage.startup.timeout.ms, then fails.

@@ -68,8 +68,9 @@ TEST(RestHealth, StartingHealthyUnhealthyWhileBrokersAreDownThenHealthyAgain) {
   const http_response unhealthy = health_until(api, "unhealthy", 30s);
   EXPECT_EQ(unhealthy.status, 500) << unhealthy.body;
   const auto message = nlohmann::json::parse(unhealthy.body)["message"].get<std::string>();
-  EXPECT_TRUE(message.starts_with("Worker was unable to handle this request and may be unable to handle other "
-                                  "requests. No broker of "))
+  EXPECT_TRUE(
+      message.starts_with("Worker was unable to handle this request and may be unable to handle other "
+                          "requests. No broker of "))
       << message;
   EXPECT_FALSE(s.health().brokers_reachable);
 
