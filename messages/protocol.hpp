@@ -223,6 +223,14 @@ using coalescer_actor =
                      caf::reacts_to<deadline_atom>,                                  // self: drain timeout elapsed
                      caf::reacts_to<hold_check_atom>>;                               // self: expire held attempts
 
+/// The embedder's handle on the coalescer (store::actor()): updates and flush, nothing else. Obtained
+/// by CAF's typed-actor subtyping, so a worker cannot send what only the coalescer's peers and timers
+/// send (deadline, delivered, retry_due, brokers, ...): tests/unit/public_handle_test.cpp.
+using status_store_actor =
+    caf::typed_actor<caf::reacts_to<put_atom, status_update>,               // accept one update
+                     caf::reacts_to<put_atom, std::vector<status_update>>,  // accept a batch
+                     caf::replies_to<flush_atom>::with<ok_atom>>;           // all accepted before are resolved
+
 /// Producer I/O: owns the Kafka producer client; reports judged deliveries to the coalescer.
 using producer_actor = caf::typed_actor<caf::reacts_to<report_to_atom, coalescer_actor>,  // where delivery reports go
                                         caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these

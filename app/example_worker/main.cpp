@@ -29,7 +29,7 @@ struct received_reports {
 
 /// The worker's own actor: reports its tasks RUNNING by sending typed messages to the coalescer,
 /// then flushes. Messages from one sender arrive in order, so the flush covers these puts.
-caf::behavior task_runner(caf::event_based_actor* self, coalescer_actor store_actor, int tasks) {
+caf::behavior task_runner(caf::event_based_actor* self, status_store_actor store_actor, int tasks) {
   for (int t = 0; t < tasks; ++t) {
     auto record = encode_task_record(
         task_status{"example-source", t, status_value{status_state::running, {}, "worker-a:8083", 1}});

@@ -10,8 +10,8 @@
 // view is complete when the constructor returns, like Connect's start(). As in Connect, a status
 // becomes visible to queries when it is read back from the topic, not when it is put.
 //
-// Code that is itself an actor can skip the facade and talk to actor() — the coalescer's typed
-// interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
+// Code that is itself an actor can skip the facade and talk to actor() — put, put batch and flush,
+// the embedder's part of the coalescer's typed interface (messages/protocol.hpp) — directly; use one way per key, as updates put into the ingest
 // and updates sent as messages are not ordered with each other.
 //
 // Public: it includes only messages/, config/ and its neighbour metric_names.hpp (relative, so the
@@ -130,8 +130,9 @@ class store {
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }
 
-  /// The coalescer's typed interface, for callers that are actors themselves.
-  coalescer_actor actor() const { return coalescer_; }
+  /// The store's typed interface for callers that are actors themselves: put, put batch and flush
+  /// (messages/protocol.hpp); the coalescer's other messages are its peers' only.
+  status_store_actor actor() const { return coalescer_; }
   /// The status view's typed interface (queries), for callers that are actors themselves.
   status_view_actor view() const { return view_; }
   const worker_config& config() const { return config_; }
