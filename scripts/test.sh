@@ -49,7 +49,7 @@ if [ "${SKIP_OLDEST:-0}" != 1 ]; then
   echo "== oldest librdkafka: unit, actor, integration and app tests against Debian 12's librdkafka 2.0.2 =="
   oldest_start=$(date +%s)
   cmake -S . -B build-rdkafka-2.0.2 -G Ninja -DCMAKE_BUILD_TYPE=None -DSTATUS_STORE_LIBRDKAFKA_PREFIX=system >/dev/null
-  cmake --build build-rdkafka-2.0.2 -j2 --target unit_tests actor_tests integration_tests status-store
+  cmake --build build-rdkafka-2.0.2 -j2 --target unit_tests tls_tests actor_tests integration_tests status-store
   oldest_version=$(./build-rdkafka-2.0.2/status-store --version)
   [[ $oldest_version == *"librdkafka 2.0.2"* ]] || { echo "build-rdkafka-2.0.2 loads: $oldest_version" >&2; exit 1; }
   ctest --test-dir build-rdkafka-2.0.2 -j2 --output-on-failure -L '^(unit|actor|integration|app)$' --no-tests=error --timeout 600
@@ -65,7 +65,7 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
   asan_start=$(date +%s)
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=address,undefined \
     -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
-  cmake --build build-asan --target unit_tests actor_tests integration_tests -j2
+  cmake --build build-asan --target unit_tests tls_tests actor_tests integration_tests -j2
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/tests/sanitizers/ubsan.supp \
     ctest --test-dir build-asan -j2 --output-on-failure -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
@@ -77,7 +77,7 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
   tsan_start=$(date +%s)
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=thread \
     -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
-  cmake --build build-tsan --target unit_tests actor_tests integration_tests -j2
+  cmake --build build-tsan --target unit_tests tls_tests actor_tests integration_tests -j2
   # The first report ends its test with exit code 66; the suppressions cover third-party code only
   # (tests/sanitizers/tsan.supp, each explained there).
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
