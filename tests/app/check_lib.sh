@@ -29,3 +29,16 @@ summary() {  # the script's exit status: 0 only if nothing failed
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+# start_service NAME ARGS...: `$bin run ARGS...` in the background ($service_pid, output in
+# $tmp/NAME.out and .err); waits for its endpoint line and sets $port and $bs (the bootstrap servers it
+# prints, the embedded mock cluster's ports). False if it did not start.
+start_service() {
+  local name=$1
+  shift
+  "$bin" run "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  service_pid=$!
+  for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/$name.out" 2>/dev/null && break; sleep 0.1; done
+  port=$(grep -oE "http://127.0.0.1:[0-9]+" "$tmp/$name.out" | sed 's/.*://')
+  bs=$(grep -oE "on [0-9.:,]+;" "$tmp/$name.out" | sed 's/^on //; s/;$//')
+  [ -n "$port" ] && [ -n "$bs" ]
+}

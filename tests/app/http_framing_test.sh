@@ -11,13 +11,8 @@ src=$2
 source "$src/tests/app/check_lib.sh"
 ulimit -n 8192 2>/dev/null || true  # 1,000 client sockets here, as many accepted by the service
 
-"$bin" run --bootstrap-servers mock --topic framing-status --set status.storage.replication.factor=1 \
-  --set topic.tracking.allow.reset=true --listen 127.0.0.1:0 >"$tmp/service.out" 2>"$tmp/service.err" &
-service_pid=$!
-for _ in $(seq 1 100); do grep -q "HTTP on" "$tmp/service.out" 2>/dev/null && break; sleep 0.1; done
-port=$(grep -oE "http://127.0.0.1:[0-9]+" "$tmp/service.out" | sed 's/.*://')
-bs=$(grep -oE "on [0-9.:,]+;" "$tmp/service.out" | sed 's/^on //; s/;$//')
-if [ -z "$port" ] || [ -z "$bs" ]; then
+if ! start_service service --bootstrap-servers mock --topic framing-status --set status.storage.replication.factor=1 \
+  --set topic.tracking.allow.reset=true --listen 127.0.0.1:0; then
   fail "service starts" "$(cat "$tmp/service.out" "$tmp/service.err")"
   summary; exit 1
 fi

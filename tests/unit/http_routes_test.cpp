@@ -71,20 +71,17 @@ TEST(HttpRoutes, Utf8Validation) {
   EXPECT_FALSE(is_valid_utf8("\xFF"));
 }
 
-TEST(HttpRoutes, HealthRequestLines) {
-  EXPECT_TRUE(is_probe_request("GET", "/healthz"));
-  EXPECT_TRUE(is_probe_request("HEAD", "/healthz"));
-  EXPECT_TRUE(is_probe_request("GET", "/healthz?verbose"));
-  EXPECT_TRUE(is_probe_request("GET", "/health"));
-  EXPECT_TRUE(is_probe_request("HEAD", "/health?x=1"));
-  EXPECT_FALSE(is_probe_request("GET", "/healthzz"));
-  EXPECT_FALSE(is_probe_request("GET", "/health/"));
-  EXPECT_FALSE(is_probe_request("POST", "/healthz"));
-  EXPECT_FALSE(is_probe_request("PUT", "/health"));
-  EXPECT_FALSE(is_probe_request("GET", "/connectors"));
-  EXPECT_FALSE(is_probe_request("GET", "/"));
-  EXPECT_FALSE(is_probe_request("GET", "/healthz?%FF"));
-  EXPECT_FALSE(is_probe_request("", ""));
+TEST(HttpRoutes, ProbesAreGetOrHeadOfHealthAndHealthz) {
+  const std::pair<const char*, const char*> probes[] = {{"GET", "/healthz"},
+                                                        {"HEAD", "/healthz"},
+                                                        {"GET", "/healthz?verbose"},
+                                                        {"GET", "/health"},
+                                                        {"HEAD", "/health?x=1"}};
+  for (const auto& [method, target] : probes) EXPECT_TRUE(is_probe_request(method, target)) << method << target;
+  const std::pair<const char*, const char*> others[] = {
+      {"GET", "/healthzz"},   {"GET", "/health/"}, {"POST", "/healthz"},    {"PUT", "/health"},
+      {"GET", "/connectors"}, {"GET", "/"},        {"GET", "/healthz?%FF"}, {"", ""}};
+  for (const auto& [method, target] : others) EXPECT_FALSE(is_probe_request(method, target)) << method << target;
 }
 
 TEST(HttpRoutes, TaskStatusTakesAnIntegerTaskIdAsJaxRsDoes) {
