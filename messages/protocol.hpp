@@ -3,12 +3,13 @@
 //
 // The path of one status update reads in one direction:
 //
-//   facade ──put──▶ coalescer ──produce──▶ producer I/O ──(Kafka client)──▶ Kafka
-//                       ▲  │                     │
-//                       │  └──publish──▶ metrics │
-//                       │                        │
-//                       ├──────delivered─────────┘   (delivery reports, in batches)
-//                       │
+//   facade ──ingest table, wake──▶ coalescer ──produce──▶ producer I/O ──(Kafka client)──▶ Kafka
+//   (an actor sends put to the coalescer instead)
+//                                     ▲  │                     │
+//                                     │  └──publish──▶ metrics │
+//                                     │                        │
+//                                     ├──────delivered─────────┘   (delivery reports, in batches)
+//                                     │
 //   retry scheduler ◀───schedule── coalescer;  retry scheduler ──retry_due──▶ coalescer
 //
 // | from            | to              | message                                   | meaning                                   |

@@ -2,8 +2,9 @@
 // The embedding API, installed as <status_store/store.hpp>: a plain C++ facade over the actors, for
 // worker code that is not itself an actor — Connect's StatusBackingStore in C++. Every call is
 // thread-safe. Updates are encoded on the caller's thread and put into the store's ingest table, where
-// the newest update of a key replaces one still waiting: a put never waits for more than a map insert,
-// and memory is bounded by the number of keys, whatever the update rate. Queries, flush() and stop()
+// the newest update of a key replaces one still waiting: a put never waits on Kafka, only for the
+// table's lock (a map insert; the coalescer's take, docs/architecture.md#the-ingest), and memory is
+// bounded by the number of keys, whatever the update rate. Queries, flush() and stop()
 // block, each bounded by a timeout.
 //
 // Start-up (the constructor) creates or verifies the status topic and replays it to its end, so the
