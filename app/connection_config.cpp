@@ -3,6 +3,7 @@
 #include "actors/kafka/librdkafka_settings_check.hpp"
 #include "config/config_error.hpp"
 #include "config/logging.hpp"
+#include "config/secret_masking.hpp"
 
 #include <cstdlib>
 
@@ -16,7 +17,9 @@ properties resolve_properties(const connection_options& options, const propertie
   if (!options.topic.empty()) props["status.storage.topic"] = options.topic;
   for (const auto& kv : options.overrides) {
     const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw config_error("--set", kv, "must have the form key=value");
+    if (eq == std::string::npos || eq == 0)
+      throw config_error("--set", std::string{masked_value},
+                         "must have the form key=value (the argument is not shown: it may hold a secret)");
     props[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   return props;

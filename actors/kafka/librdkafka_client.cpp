@@ -16,13 +16,26 @@ template <class Settings>
 std::optional<rejected_setting> apply_each(rd_kafka_conf_t* conf, const Settings& settings) {
   char errstr[512];
   for (const auto& [key, value] : settings) {
-    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
-      return rejected_setting{key, value, errstr};
+    const rd_kafka_conf_res_t result = rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof errstr);
+    if (result != RD_KAFKA_CONF_OK) return rejected_setting{key, value, errstr, result == RD_KAFKA_CONF_UNKNOWN};
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::string rejected_setting::shown_value(std::string_view property) const {
+  return unknown_name ? std::string{masked_value} : mask_if_secret(property, value);
+}
+
+std::string rejected_setting::shown_reason(std::string_view property) const {
+  const std::string shown = shown_value(property);
+  if (shown == value || value.empty()) return reason;
+  std::string out = reason;
+  for (size_t at = out.find(value); at != std::string::npos; at = out.find(value, at + shown.size()))
+    out.replace(at, value.size(), shown);
+  return out;
+}
 
 std::optional<rejected_setting> apply_settings(rd_kafka_conf_t* conf, const kafka_settings& settings) {
   return apply_each(conf, settings);
@@ -39,7 +52,7 @@ rd_kafka_t* new_librdkafka_client(rd_kafka_type_t type, const kafka_settings& se
   if (auto rejected = apply_settings(conf, settings)) {
     rd_kafka_conf_destroy(conf);
     throw std::runtime_error(std::string{"librdkafka rejected "} + kind + " setting " + rejected->key + "=" +
-                             mask_if_secret(rejected->key, rejected->value) + ": " + rejected->reason);
+                             rejected->shown_value(rejected->key) + ": " + rejected->shown_reason(rejected->key));
   }
   route_librdkafka_logs(conf);
   if (prepare) prepare(conf);

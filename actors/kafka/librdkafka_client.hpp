@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace status_store {
 
@@ -20,6 +21,13 @@ struct rejected_setting {
   std::string key;
   std::string value;
   std::string reason;
+  bool unknown_name = false;  // librdkafka has no such property: perhaps a misspelt secret
+
+  /// The value as an error may show it: hidden for a secret and for an unknown name (a misspelt
+  /// "sasl.pasword" is still a password); `property` is the name as the operator wrote it.
+  std::string shown_value(std::string_view property) const;
+  /// librdkafka's reason, with the value hidden wherever shown_value hides it.
+  std::string shown_reason(std::string_view property) const;
 };
 
 /// Applies `settings` to `conf` in order and stops at the first one librdkafka refuses.

@@ -18,8 +18,8 @@ void check_layer(const std::map<std::string, std::string>& settings, std::string
                                                                                 &rd_kafka_conf_destroy};
   if (auto rejected = apply_settings(conf.get(), settings)) {
     const std::string property = std::string{prefix} + rejected->key;
-    throw config_error(property, mask_if_secret(property, rejected->value),
-                       "librdkafka refuses it: " + rejected->reason);
+    throw config_error(property, rejected->shown_value(property),
+                       "librdkafka refuses it: " + rejected->shown_reason(property));
   }
 }
 

@@ -56,6 +56,13 @@ printf '%s\n' "status.storage.topic=t" "security.protocol=SSL" "ssl.truststore.l
 check "a JKS truststore exits 2 saying what to use instead" 2 "ssl.truststore.location: status-store's Kafka client cannot read a JKS truststore.*ssl.ca.location" -- "$bin" check-config "$tmp/jks.properties"
 printf '%s\n' "status.storage.topic=t" "ssl.keystore.passwrd=hunter7" > "$tmp/unknown-ssl.properties"
 check "an ssl.* name librdkafka does not know exits 2 naming it" 2 "configuration ssl.keystore.passwrd: librdkafka refuses it: No such configuration property" -- "$bin" check-config "$tmp/unknown-ssl.properties"
+refuse "a misspelt secret's value is never printed (the client library does not know the name)" "hunter7" "$all_output"
+printf '%s\n' "status.storage.topic=t" "sasl.pasword=hunter5" "producer.ssl.keystore.passwd=hunter6" > "$tmp/typo.properties"
+check "a misspelt sasl.password exits 2 naming it, its value hidden" 2 "Invalid value \[hidden\] for configuration sasl.pasword" -- \
+  "$bin" check-config "$tmp/typo.properties"
+check "a malformed --set exits 2 without echoing the argument" 2 "Invalid value \[hidden\] for configuration --set" -- \
+  "$bin" put connector x --state RUNNING --worker-id w --bootstrap-servers mock --topic t --set "sasl.password:hunter8"
+refuse "neither the misspelt secrets nor the malformed --set are printed" "hunter5|hunter6|hunter8" "$all_output"
 printf '%s\n' "status.storage.topic=t" "ssl.key.password=hunter4" "status.storage.retry.jitter.factor=2" > "$tmp/secret-bad.properties"
 out=$("$bin" check-config "$tmp/secret-bad.properties" 2>&1)
 refuse "secrets are masked in errors" "hunter4" "$out"
