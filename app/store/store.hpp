@@ -58,7 +58,7 @@ using metrics_reporter = std::function<void(const metrics_report&)>;
 
 /// Whether the store can write now (what `status-store run` answers on GET /health).
 struct store_health {
-  bool brokers_reachable = true;                  // false while librdkafka reports every broker down
+  bool brokers_reachable = true;                  // false while the Kafka client reports every broker down
   std::optional<std::string> credential_failure;  // the brokers refuse the credentials: the client's reason
   bool healthy() const { return brokers_reachable && !credential_failure; }
 };
@@ -167,7 +167,7 @@ class store {
   std::string bootstrap_servers_;
   std::string writer_id_;
   std::string kafka_cluster_id_;
-  // The producer client's link flags, set by librdkafka's callbacks and read by health() only: the
+  // The producer client's link flags, set by the Kafka client's callbacks and read by health() only: the
   // facade reads them as it reads metrics, and no actor reads them from here.
   std::shared_ptr<const kafka_producer_client> link_;
   std::shared_ptr<ingest_table> ingest_;
