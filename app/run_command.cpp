@@ -70,7 +70,7 @@ int run(const run_options& options) {
   const std::vector<std::string> urls = bind_listeners(http, listeners, rest);
   http.start();
   log->info(
-      "HTTP on {}: at most {} open connections ({} per client; then the health lane, then an immediate 503), "
+      "listening on {}: at most {} open connections ({} per client; then the health lane, then an immediate 503), "
       "idle timeout {} ms, request timeout {} ms, write timeout {} ms; starting: replaying the status topic",
       joined(urls), limits.max_connections, limits.per_client_bound(), limits.idle_timeout.count(),
       limits.request_timeout.count(), limits.write_timeout.count());

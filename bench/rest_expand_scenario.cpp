@@ -63,7 +63,8 @@ class service_process {
             "--listen", "127.0.0.1:0", "--log-level", "warn", static_cast<char*>(nullptr));
       _exit(127);
     }
-    const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
+    // stdout's line once the store has started (the log says "listening on" before the replay)
+    const std::regex listening{"status-store running: .*HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
     for (int i = 0; i < 1200; ++i) {
       std::ifstream in{log_};
       std::stringstream text;

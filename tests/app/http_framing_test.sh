@@ -67,8 +67,9 @@ kill -TERM "$service_pid"; wait "$service_pid"; service_pid=""
 "$bin" run --bootstrap-servers 127.0.0.1:1 --topic framing-status --set status.storage.startup.timeout.ms=6000 \
   --listen 127.0.0.1:0 >"$tmp/starting.out" 2>"$tmp/starting.err" &
 service_pid=$!
-for _ in $(seq 1 50); do grep -q "HTTP on" "$tmp/starting.err" 2>/dev/null && break; sleep 0.1; done
-sport=$(grep -oE "HTTP on http://127.0.0.1:[0-9]+" "$tmp/starting.err" | sed 's/.*://')
+# The log's "listening on" line comes before the store starts; the "HTTP on" line of stdout after it.
+for _ in $(seq 1 50); do grep -q "listening on" "$tmp/starting.err" 2>/dev/null && break; sleep 0.1; done
+sport=$(grep -oE "listening on http://127.0.0.1:[0-9]+" "$tmp/starting.err" | sed 's/.*://')
 check "while the store starts, /health is Connect's 503 starting" 0 \
   '^503 \{"status":"starting","message":"Worker is still starting up\.' -- \
   curl -s -w '%{http_code} ' -o "$tmp/h.json" "http://127.0.0.1:$sport/health" --next -s "file://$tmp/h.json"

@@ -66,7 +66,8 @@ struct status_store_service {
       command.push_back(setting);
     }
     process = std::make_unique<child_process>(command, log);
-    const std::regex listening{"HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
+    // stdout's line once the store has started (the log says "listening on" before the replay)
+    const std::regex listening{"status-store running: .*HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
     for (int i = 0; i < 600 && process->running(); ++i) {
       std::smatch m;
       const std::string text = process->log();
