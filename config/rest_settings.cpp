@@ -84,12 +84,6 @@ bool equals_any(std::string_view key, const auto& names) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
 
-std::string join_keys(const std::vector<std::string>& keys) {
-  std::string joined;
-  for (const auto& key : keys) joined += (joined.empty() ? "" : ", ") + key;
-  return joined;
-}
-
 class rest_settings_parser {
  public:
   rest_settings_parser(const properties& props, std::string_view kafka_opts) : props_{props}, kafka_opts_{kafka_opts} {}
@@ -143,14 +137,15 @@ class rest_settings_parser {
       }
     }
     if (!admin.empty()) {
-      note(join_keys(admin) + ": accepted, not used; status-store serves no admin endpoints (Connect's " +
+      note(rest_parts::join_list(admin) + ": accepted, not used; status-store serves no admin endpoints (Connect's " +
            "/admin/loggers), so nothing listens on admin.listeners");
     }
     if (!advertised.empty()) {
-      note(join_keys(advertised) + ": not used; status-store joins no Connect cluster, so it advertises no URL to " +
-           "other workers");
+      note(rest_parts::join_list(advertised) +
+           ": not used; status-store joins no Connect cluster, so it advertises no URL to " + "other workers");
     }
-    if (!https_unused.empty()) note(join_keys(https_unused) + ": not used, since no listener in listeners is https");
+    if (!https_unused.empty())
+      note(rest_parts::join_list(https_unused) + ": not used, since no listener in listeners is https");
   }
 
   const properties& props_;
@@ -166,6 +161,12 @@ std::optional<std::string_view> value_of(const properties& props, std::string_vi
   const auto found = props.find(std::string{key});
   if (found == props.end()) return std::nullopt;
   return java_trim(found->second);
+}
+
+std::string join_list(const std::vector<std::string>& items) {
+  std::string joined;
+  for (const auto& item : items) joined += (joined.empty() ? "" : ", ") + item;
+  return joined;
 }
 
 std::vector<std::string> parse_list(std::string_view value) {

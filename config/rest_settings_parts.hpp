@@ -17,6 +17,9 @@ std::optional<std::string_view> value_of(const properties& props, std::string_vi
 /// empty items are kept (so a validator can refuse them).
 std::vector<std::string> parse_list(std::string_view value);
 
+/// "a, b, c": keys or values named in one note.
+std::string join_list(const std::vector<std::string>& items);
+
 /// ssl.client.auth as RestServerConfig validates it: exactly required, requested or none.
 std::string parse_client_auth(std::string_view key, std::string_view value);
 

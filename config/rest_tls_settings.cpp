@@ -47,12 +47,6 @@ bool is_one_of(std::string_view name, const auto& names) {
   return false;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string joined;
-  for (const auto& item : items) joined += (joined.empty() ? "" : ", ") + item;
-  return joined;
-}
-
 class tls_parser {
  public:
   tls_parser(const properties& props, std::vector<std::string>& notes) : props_{props}, notes_{notes} {
@@ -91,14 +85,14 @@ class tls_parser {
       }
     }
     if (!jvm_only.empty()) {
-      notes_.push_back(join(jvm_only) + ": not used; status-store's HTTPS listener has no counterpart of these Java " +
-                       "TLS settings");
+      notes_.push_back(rest_parts::join_list(jvm_only) +
+                       ": not used; status-store's HTTPS listener has no counterpart of these Java " + "TLS settings");
     }
     for (const auto& name : unknown) {
       notes_.push_back("Unknown configuration '" + name + "' was supplied but isn't a known config.");
     }
     if (!unprefixed.empty()) {
-      notes_.push_back(join(unprefixed) +
+      notes_.push_back(rest_parts::join_list(unprefixed) +
                        ": not used for the HTTPS listener, since listeners.https.* settings are given and Connect "
                        "then takes every listener TLS setting from them (all or nothing); set listeners.https." +
                        "<name> instead, or remove every listeners.https.* key");
@@ -203,7 +197,7 @@ class tls_parser {
       throw invalid(protocols_key, *value, "status-store's HTTPS listener offers TLSv1.2 and TLSv1.3 only; list one");
     }
     if (!dropped.empty()) {
-      notes_.push_back(protocols_key + ": " + join(dropped) +
+      notes_.push_back(protocols_key + ": " + rest_parts::join_list(dropped) +
                        " left out; status-store's HTTPS listener offers TLSv1.2 and TLSv1.3 only");
     }
     tls_.enabled_protocols = std::move(enabled);
