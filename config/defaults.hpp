@@ -43,6 +43,15 @@ inline constexpr int64_t startup_timeout_ms = 60000;
 // trace whole, and even if JSON escaping grew every byte sixfold (control characters become
 // \u00XX) the record would stay under 1 MB.
 inline constexpr int32_t trace_max_bytes = 65536;
+// The status view logs at most this many malformed records per rule they break per minute, then one
+// line saying how many more it held back (status-record-read-errors-total counts every one): anyone who
+// can write to the status topic can write a million, and must not be able to fill the logs. Ten
+// lines of one kind a minute is enough to find the writer by its offsets.
+inline constexpr int32_t malformed_record_log_lines = 10;
+inline constexpr int64_t malformed_record_log_interval_ms = 60000;
+// A key or reason read from the topic is escaped and cut to this many bytes in a log line: Connect's
+// keys are far shorter, and a megabyte key must not become a megabyte log line.
+inline constexpr int32_t logged_record_text_max_bytes = 256;
 // PUT /connectors/{name}/topics/reset deletes what a worker recorded; Connect allows it by default, but a
 // status store serving a read-mostly API refuses it unless the operator says otherwise.
 inline constexpr bool topic_tracking_allow_reset = false;
