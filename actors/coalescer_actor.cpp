@@ -79,6 +79,13 @@ void take_all_from_ingest(self_ptr self) {
   }
 }
 
+/// A drain timeout as any caller may send it, within [0, status.storage.shutdown.drain.timeout.ms's
+/// maximum]: the deadline is now() + timeout in ns, which must not overflow into the past.
+caf::timespan bounded_drain(caf::timespan requested) {
+  return std::clamp(requested, caf::timespan{0},
+                    caf::timespan{std::chrono::milliseconds{defaults::max_shutdown_drain_timeout_ms}});
+}
+
 void on_drain_deadline(self_ptr self) {
   auto& st = self->state;
   if (st.drains.empty()) return;
@@ -185,6 +192,7 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       },
       [=](stop_atom, caf::timespan drain_timeout) -> caf::result<drain_report> {
         auto& s = self->state;
+        drain_timeout = bounded_drain(drain_timeout);
         auto rp = self->make_response_promise<drain_report>();
         s.drains.push_back(rp);
         if (!s.stopping) {

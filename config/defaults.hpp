@@ -33,6 +33,9 @@ inline constexpr int64_t reconnect_backoff_max_ms = 1000;
 inline constexpr int64_t linger_ms = 5;
 // stop() drains for at most this long; then what is left is counted failed and logged by key.
 inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
+// Its largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store its other
+// timeouts; "drain until every update resolves" still fits, and in ns (2.1e15) it is far from int64's 9.2e18.
+inline constexpr int64_t max_shutdown_drain_timeout_ms = 2147483647;
 // Start-up (topic set-up and replay to the end) gives up after this long. Connect retries for up
 // to 15 minutes and blocks the worker meanwhile; a minute is enough for brokers that are starting
 // and for replaying millions of records, and a clear error beats a silent hang.

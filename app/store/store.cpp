@@ -20,6 +20,7 @@
 #include "caf/scoped_actor.hpp"
 #include "caf/send.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -212,7 +213,7 @@ bool store::flush(std::chrono::milliseconds timeout) {
   if (stopped_) return true;
   bool done = false;
   caf::scoped_actor self{*system_};
-  self->request(coalescer_, caf::timespan{timeout}, flush_atom::value)
+  self->request(coalescer_, request_timeout(timeout), flush_atom::value)
       .receive([&](ok_atom) { done = true; }, [&](caf::error&) { done = false; });
   return done;
 }
@@ -260,7 +261,7 @@ metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
   std::string failure;
   {
     caf::scoped_actor self{*system_};
-    self->request(metrics_, caf::timespan{timeout}, get_atom::value)
+    self->request(metrics_, request_timeout(timeout), get_atom::value)
         .receive([&](metrics_snapshot& s) { result = std::move(s); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
@@ -268,12 +269,19 @@ metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
   return *result;
 }
 
+caf::timespan store::request_timeout(std::chrono::milliseconds timeout) {
+  // CAF adds a request's timeout to its clock's now() in ns: milliseconds::max() ("wait forever")
+  // would overflow into a deadline in the past. A year is forever here.
+  return caf::timespan{
+      std::clamp(timeout, std::chrono::milliseconds{0}, std::chrono::milliseconds{std::chrono::hours{24 * 365}})};
+}
+
 void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
   auto log = component_logger("store");
   caf::scoped_actor self{*system_};
   if (report) {
     // The coalescer enforces the drain deadline itself; the extra margin only guards against a
-    // coalescer that cannot answer at all.
+    // coalescer that cannot answer at all (drain is at most defaults::max_shutdown_drain_timeout_ms).
     self->request(coalescer_, caf::timespan{drain + std::chrono::seconds{5}}, stop_atom::value, caf::timespan{drain})
         .receive([&](drain_report& r) { *report = std::move(r); },
                  [&](caf::error& err) { log->error("drain did not complete: {}", system_->render(err)); });
@@ -305,7 +313,7 @@ drain_report store::stop() {
   stop_reporter_thread();
   auto log = component_logger("store");
   drain_report report;
-  stop_actors(std::chrono::milliseconds{config_.shutdown_drain_timeout_ms}, &report);
+  stop_actors(config_.shutdown_drain_timeout(), &report);
   if (owned_system_) {
     owned_system_.reset();  // waits for the (now stopped) actors
     owned_config_.reset();

@@ -157,6 +157,8 @@ class store {
   void put_status(const Status& s, bool safe);  // put and put_safe (defined in store.cpp)
   void stop_reporter_thread();
   void report_metrics(bool final);
+  /// `timeout` as a CAF request timeout, saturated so that no conversion overflows.
+  static caf::timespan request_timeout(std::chrono::milliseconds timeout);
   void stop_actors(std::chrono::milliseconds drain, drain_report* report);
 
   worker_config config_;

@@ -13,7 +13,7 @@ connector_view store::describe(const std::string& connector) {
   std::string failure = "the store is stopped";
   if (view_) {
     caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector)
+    self->request(view_, request_timeout(query_timeout_), get_atom::value, connector)
         .receive([&](connector_view& v) { result = std::move(v); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
@@ -32,7 +32,7 @@ std::optional<task_status> store::get(const std::string& connector, int32_t task
   std::string failure = "the store is stopped";
   if (view_) {
     caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector, task)
+    self->request(view_, request_timeout(query_timeout_), get_atom::value, connector, task)
         .receive([&](std::vector<task_status>& found) { result = std::move(found); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
@@ -57,7 +57,7 @@ std::vector<connector_view> store::describe_all() {
   std::string failure = "the store is stopped";
   if (view_) {
     caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, all_atom::value)
+    self->request(view_, request_timeout(query_timeout_), get_atom::value, all_atom::value)
         .receive([&](std::vector<connector_view>& views) { result = std::move(views); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
@@ -70,7 +70,7 @@ std::vector<std::string> store::connectors() {
   std::string failure = "the store is stopped";
   if (view_) {
     caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, list_atom::value)
+    self->request(view_, request_timeout(query_timeout_), list_atom::value)
         .receive([&](std::vector<std::string>& names) { result = std::move(names); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
