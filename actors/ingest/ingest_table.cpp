@@ -86,6 +86,7 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
       }
       out.more = true;
     }
+    taken_ += taken.size() + out.replaced;
   }
   append_in_put_order(taken, out.updates);
   return out;
@@ -99,6 +100,11 @@ void ingest_table::close() {
 size_t ingest_table::waiting() const {
   std::lock_guard lock{mutex_};
   return waiting_.size();
+}
+
+uint64_t ingest_table::taken() const {
+  std::lock_guard lock{mutex_};
+  return taken_;
 }
 
 }  // namespace status_store

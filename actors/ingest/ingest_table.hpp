@@ -47,6 +47,9 @@ class ingest_table {
   void close();
 
   size_t waiting() const;
+  /// Updates handed to the coalescer by take(), those replaced in the table included: as much as the
+  /// coalescer's accepted counter got from this table (the facade's count when a drain gets no answer).
+  uint64_t taken() const;
 
  private:
   struct entry {
@@ -63,6 +66,7 @@ class ingest_table {
   table waiting_;
   uint64_t last_put_seq_ = 0;
   uint64_t replaced_ = 0;
+  uint64_t taken_ = 0;
   bool wake_outstanding_ = false;
   bool closed_ = false;
 };

@@ -11,6 +11,7 @@
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
 #include "actors/status_view_actor.hpp"
+#include "app/store/unanswered_drain.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
@@ -112,7 +113,7 @@ void store::start(store_options options) {
         .receive([](ok_atom) {}, [&](caf::error& err) { failure = system_->render(err); });
   }
   if (!failure.empty()) {
-    stop_actors(std::chrono::milliseconds{0}, nullptr);
+    stop_actors();
     mock_.reset();
     stopped_ = drain_report{};
     throw std::runtime_error("replaying status topic '" + config_.status_topic +
@@ -228,7 +229,7 @@ void store::set_metrics_reporter(metrics_reporter reporter, std::chrono::millise
     std::unique_lock lock{reporter_mutex_};
     while (!reporter_wake_.wait_for(lock, interval, [this] { return reporter_stopping_; })) {
       lock.unlock();
-      report_metrics(false);
+      report_metrics(std::nullopt, false);
       lock.lock();
     }
   }};
@@ -243,13 +244,13 @@ void store::stop_reporter_thread() {
   if (reporter_thread_.joinable()) reporter_thread_.join();
 }
 
-void store::report_metrics(bool final) {
+void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final) {
   if (!reporter_) return;
   try {
-    const auto snapshot = metrics();
+    if (!snapshot) snapshot = metrics();
     reporter_(metrics_report{metric_group,
                              {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
-                             metric_samples(snapshot),
+                             metric_samples(*snapshot),
                              final});
   } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor
     component_logger("store")->warn("metrics report skipped: {}", e.what());
@@ -257,11 +258,17 @@ void store::report_metrics(bool final) {
 }
 
 metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
-  std::optional<metrics_snapshot> result;
-  std::string failure;
+  metrics_actor target;
   {
+    std::lock_guard lock{handles_mutex_};
+    if (final_metrics_) return *final_metrics_;  // stopped (or stopping): the values after the drain
+    target = metrics_;
+  }
+  std::optional<metrics_snapshot> result;
+  std::string failure = "the store is stopped";
+  if (target) {
     caf::scoped_actor self{*system_};
-    self->request(metrics_, request_timeout(timeout), get_atom::value)
+    self->request(target, request_timeout(timeout), get_atom::value)
         .receive([&](metrics_snapshot& s) { result = std::move(s); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
@@ -276,17 +283,52 @@ caf::timespan store::request_timeout(std::chrono::milliseconds timeout) {
       std::clamp(timeout, std::chrono::milliseconds{0}, std::chrono::milliseconds{std::chrono::hours{24 * 365}})};
 }
 
-void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
+// The coalescer enforces the drain deadline itself; this margin only guards against a coalescer that
+// cannot answer at all (drain is at most defaults::max_shutdown_drain_timeout_ms: no overflow).
+constexpr std::chrono::seconds drain_answer_margin{5};
+
+drain_report store::drain(std::chrono::milliseconds drain) {
+  std::optional<drain_report> answer;
+  std::string failure;
+  {
+    caf::scoped_actor self{*system_};
+    self->request(coalescer_, caf::timespan{drain + drain_answer_margin}, stop_atom::value, caf::timespan{drain})
+        .receive([&](drain_report& r) { answer = std::move(r); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  // The final values, drain included, while the metrics actor still answers: the coalescer publishes
+  // its counters before it answers a drain.
+  std::optional<metrics_snapshot> last;
+  try {
+    last = metrics();
+  } catch (const std::exception& e) {
+    component_logger("store")->warn("no final metrics: {}", e.what());
+  }
+  drain_report report = answer ? std::move(*answer) : count_unanswered_drain(last, failure);
+  {
+    std::lock_guard lock{handles_mutex_};
+    final_metrics_ = last;
+  }
+  if (last) report_metrics(last, true);
+  return report;
+}
+
+drain_report store::count_unanswered_drain(std::optional<metrics_snapshot>& last, const std::string& why) {
+  ingest_->close();  // nothing lands in the table after the count
+  const unanswered_drain_loss loss =
+      unanswered_drain_loss_of(last ? last->counters : store_counters{}, ingest_->taken(), ingest_->waiting());
+  if (last) count_as_failed(*last, loss);
+  component_logger("store")->error(
+      "the coalescer did not answer the shutdown drain ({}): {} status update(s) counted as failed ({} pending at "
+      "its last published counters, {} taken from the ingest table after them, {} never taken){}",
+      why, loss.total(), loss.pending, loss.unpublished, loss.waiting,
+      last ? "" : "; the metrics actor did not answer either: every update ever taken is counted, an upper bound");
+  return drain_report{loss.total(), {}};
+}
+
+void store::stop_actors() {
   auto log = component_logger("store");
   caf::scoped_actor self{*system_};
-  if (report) {
-    // The coalescer enforces the drain deadline itself; the extra margin only guards against a
-    // coalescer that cannot answer at all (drain is at most defaults::max_shutdown_drain_timeout_ms).
-    self->request(coalescer_, caf::timespan{drain + std::chrono::seconds{5}}, stop_atom::value, caf::timespan{drain})
-        .receive([&](drain_report& r) { *report = std::move(r); },
-                 [&](caf::error& err) { log->error("drain did not complete: {}", system_->render(err)); });
-    report_metrics(true);  // the final values, drain included, while the metrics actor still answers
-  }
   // Stop every actor and wait until they are gone: the producer's and the view's states then have
   // shut their Kafka clients down, so the mock cluster (if any) can go after them.
   std::vector<caf::actor> actors;
@@ -301,6 +343,7 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
   for (size_t i = 0; i < actors.size(); ++i)
     self->receive([](caf::down_msg&) {},
                   caf::after(std::chrono::seconds{30}) >> [&] { log->error("an actor did not stop within 30 s"); });
+  std::lock_guard lock{handles_mutex_};
   coalescer_ = nullptr;
   producer_ = nullptr;
   scheduler_ = nullptr;
@@ -311,15 +354,14 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
 drain_report store::stop() {
   if (stopped_) return *stopped_;
   stop_reporter_thread();
-  auto log = component_logger("store");
-  drain_report report;
-  stop_actors(config_.shutdown_drain_timeout(), &report);
+  const drain_report report = drain(config_.shutdown_drain_timeout());
+  stop_actors();
   if (owned_system_) {
     owned_system_.reset();  // waits for the (now stopped) actors
     owned_config_.reset();
   }
   mock_.reset();
-  log->info("status store stopped ({} update(s) failed at shutdown)", report.failed);
+  component_logger("store")->info("status store stopped ({} update(s) failed at shutdown)", report.failed);
   stopped_ = report;
   return report;
 }

@@ -1,13 +1,20 @@
 // Shutdown's edges on the mock cluster: the largest drain timeout still drains (it once overflowed
-// into a deadline in the past).
+// into a deadline in the past), a coalescer that cannot answer the drain has every update the facade
+// saw pending counted failed (it once reported 0, so `run` exited 0).
 #include "actors/kafka/mock_cluster.hpp"
 #include "app/store/store.hpp"
 #include "mock_store.hpp"
+
+#include "caf/actor_system.hpp"
+#include "caf/actor_system_config.hpp"
+#include "caf/scoped_actor.hpp"
+#include "caf/send.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <limits>
+#include <thread>
 #include <vector>
 
 using namespace status_store;
@@ -18,6 +25,21 @@ namespace {
 
 connector_status running(int i) {
   return connector_status{"conn-" + std::to_string(i), status_value{status_state::running, std::nullopt, "w", 1}};
+}
+
+void expect_conservation(const store_counters& c) {
+  EXPECT_EQ(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);
+}
+
+/// Waits (real time) until `done` holds, for at most 30 s.
+template <class Predicate>
+bool eventually(Predicate done) {
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
 }
 
 /// 10 updates whose first sends fail with retriable errors (the retries back off 50..500 ms), then
@@ -31,6 +53,10 @@ void expect_stop_drains_retries(const worker_config& config) {
   const drain_report report = s.stop();
   EXPECT_EQ(report.failed, 0u) << "the drain ended before the retries did";
   EXPECT_LT(std::chrono::steady_clock::now() - started, 30s);
+  const auto m = s.metrics();  // the final values
+  EXPECT_EQ(m.counters.success, 10u);
+  EXPECT_GT(m.counters.retry, 0u);
+  EXPECT_EQ(m.counters.pending, 0u);
 }
 
 }  // namespace
@@ -44,4 +70,42 @@ TEST(ShutdownOnMockCluster, ADrainTimeoutSetInCodeBeyondTheMaximumStillDrains) {
   worker_config config = mock_config("it-shutdown-drain-in-code");
   config.shutdown_drain_timeout_ms = std::numeric_limits<int64_t>::max();  // not validated: an embedder's field
   expect_stop_drains_retries(config);
+}
+
+TEST(ShutdownOnMockCluster, ACoalescerThatDoesNotAnswerTheDrainHasEveryPendingUpdateCountedFailed) {
+  caf::actor_system_config system_config;
+  caf::actor_system system{system_config};
+  store s{system, mock_config("it-shutdown-unanswered"), store_options{.jitter_seed = 5}};
+  std::optional<metrics_report> final_report;
+  s.set_metrics_reporter(
+      [&](const metrics_report& r) {
+        if (r.final) final_report = r;
+      },
+      1h);
+  s.embedded_mock_cluster()->set_broker_down(-1);  // nothing is acknowledged: 20 updates stay pending
+  for (int i = 0; i < 20; ++i) s.put(running(i));
+  ASSERT_TRUE(eventually([&] { return s.metrics().counters.pending == 20; }));
+
+  // The coalescer dies (as a bug would kill it): it never answers the drain, nor takes from the ingest.
+  {
+    caf::scoped_actor self{system};
+    self->monitor(s.actor());
+    caf::anon_send_exit(s.actor(), caf::exit_reason::kill);
+    self->receive([](caf::down_msg&) {}, caf::after(30s) >> [] { ADD_FAILURE() << "the coalescer did not die"; });
+  }
+  for (int i = 20; i < 25; ++i) s.put(running(i));  // wait in the ingest table, never taken
+
+  const drain_report report = s.stop();
+  EXPECT_EQ(report.failed, 25u) << "20 pending in the coalescer and 5 waiting in the ingest table";
+  const auto m = s.metrics();
+  EXPECT_EQ(m.counters.failure, 25u);
+  EXPECT_EQ(m.counters.accepted, 25u);
+  EXPECT_EQ(m.counters.pending, 0u);
+  expect_conservation(m.counters);
+  ASSERT_TRUE(final_report.has_value());
+  for (const auto& sample : final_report->metrics) {
+    if (sample.name == "status-update-failure-total") {
+      EXPECT_EQ(sample.value, 25);
+    }
+  }
 }
