@@ -201,7 +201,7 @@ typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
-  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view);
+  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view, x.updates_after_stop);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, drain_report& x) {

@@ -38,6 +38,8 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-update-stale-dropped-total", "counter",
        "putSafe updates refused because a newer generation of another worker is known", d(c.dropped_stale)},
       {"status-update-accepted-total", "counter", "Status updates accepted by the store", d(c.accepted)},
+      {"status-update-after-stop-total", "counter",
+       "Status updates refused because the store was stopping or stopped (puts after stop())", d(s.updates_after_stop)},
       {"status-update-pending", "gauge", "Accepted status updates not yet acknowledged, failed or replaced",
        d(c.pending)},
       {"status-update-in-flight", "gauge", "Keys with a record inside the producer", d(c.in_flight)},

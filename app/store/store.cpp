@@ -150,7 +150,9 @@ void after_offer(ingest_table::offer_result result, const caf::actor& wake_targe
   if (result == ingest_table::offer_result::wake_needed) {
     caf::anon_send(wake_target, wake_atom::value);
   } else if (result == ingest_table::offer_result::refused && !refused_logged.exchange(true)) {
-    component_logger("store")->warn("refusing status updates: the store is stopping or stopped");
+    component_logger("store")->warn(
+        "refusing status updates: the store is stopping or stopped (each is counted in "
+        "status-update-after-stop-total)");
   }
 }
 }  // namespace
@@ -261,7 +263,11 @@ metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
   metrics_actor target;
   {
     std::lock_guard lock{handles_mutex_};
-    if (final_metrics_) return *final_metrics_;  // stopped (or stopping): the values after the drain
+    if (final_metrics_) {  // stopped (or stopping): the values after the drain, and the puts refused since
+      metrics_snapshot final_values = *final_metrics_;
+      final_values.updates_after_stop = ingest_->refused();
+      return final_values;
+    }
     target = metrics_;
   }
   std::optional<metrics_snapshot> result;
@@ -273,6 +279,7 @@ metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
                  [&](caf::error& err) { failure = system_->render(err); });
   }
   if (!result) throw std::runtime_error("metrics unavailable: " + failure);
+  result->updates_after_stop = ingest_->refused();
   return *result;
 }
 
@@ -314,7 +321,7 @@ drain_report store::drain(std::chrono::milliseconds drain) {
 }
 
 drain_report store::count_unanswered_drain(std::optional<metrics_snapshot>& last, const std::string& why) {
-  ingest_->close();  // nothing lands in the table after the count
+  ingest_->close();  // nothing lands in the table after the count (later puts count as after-stop)
   const unanswered_drain_loss loss =
       unanswered_drain_loss_of(last ? last->counters : store_counters{}, ingest_->taken(), ingest_->waiting());
   if (last) count_as_failed(*last, loss);

@@ -105,7 +105,8 @@ class store {
   /// Drains for at most status.storage.shutdown.drain.timeout.ms, counts what is left as failed (and
   /// logs its keys), then stops the actors and the producer. Idempotent. A coalescer that does not
   /// answer the drain makes stop() count every update it could not see resolved as failed (and log it
-  /// at ERROR), never 0.
+  /// at ERROR), never 0. Puts from then on are refused, logged once and counted in
+  /// status-update-after-stop-total.
   drain_report stop();
 
   /// The KIP's setMetrics(ConnectMetrics), for a worker with a metrics registry of its own: calls
@@ -114,7 +115,8 @@ class store {
   void set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval);
 
   /// A consistent snapshot of every metric. Throws std::runtime_error if the metrics actor does not
-  /// answer within `timeout`. After stop(): the final values (those of the final report).
+  /// answer within `timeout`. After stop(): the final values (those of the final report), with
+  /// status-update-after-stop-total still counting the puts refused since.
   metrics_snapshot metrics(std::chrono::milliseconds timeout = std::chrono::seconds{5});
 
   // ---- reads: what the topic says (Connect's getters); each throws std::runtime_error on timeout ----

@@ -1,8 +1,10 @@
 // Shutdown's edges on the mock cluster: the largest drain timeout still drains (it once overflowed
 // into a deadline in the past), a coalescer that cannot answer the drain has every update the facade
-// saw pending counted failed (it once reported 0, so `run` exited 0).
+// saw pending counted failed (it once reported 0, so `run` exited 0), and puts after stop() are counted.
 #include "actors/kafka/mock_cluster.hpp"
+#include "app/prometheus_text.hpp"
 #include "app/store/store.hpp"
+#include "messages/status_updates.hpp"
 #include "mock_store.hpp"
 
 #include "caf/actor_system.hpp"
@@ -25,6 +27,13 @@ namespace {
 
 connector_status running(int i) {
   return connector_status{"conn-" + std::to_string(i), status_value{status_state::running, std::nullopt, "w", 1}};
+}
+
+double value_of(const metrics_snapshot& m, std::string_view name) {
+  for (const auto& sample : metric_samples(m))
+    if (sample.name == name) return sample.value;
+  ADD_FAILURE() << "no metric " << name;
+  return -1;
 }
 
 void expect_conservation(const store_counters& c) {
@@ -108,4 +117,21 @@ TEST(ShutdownOnMockCluster, ACoalescerThatDoesNotAnswerTheDrainHasEveryPendingUp
       EXPECT_EQ(sample.value, 25);
     }
   }
+}
+
+TEST(ShutdownOnMockCluster, PutsAfterStopAreCountedInTheirMetric) {
+  store s{mock_config("it-shutdown-after-stop"), store_options{.jitter_seed = 9}};
+  s.put(running(0));
+  EXPECT_EQ(s.stop().failed, 0u);
+  EXPECT_EQ(value_of(s.metrics(), "status-update-after-stop-total"), 0);
+  s.put(running(1));
+  s.put_safe(task_status{"conn-1", 0, status_value{status_state::running, std::nullopt, "w", 1}});
+  s.put(topic_status{"orders", "conn-1", 0, 1});
+  s.delete_topic("conn-1", "orders");
+  s.put_all({make_update(running(2)), make_update(running(3)), make_update(running(2))});
+  const auto m = s.metrics();  // after stop(): the final values, with the refusals counted since
+  EXPECT_EQ(value_of(m, "status-update-after-stop-total"), 7);
+  EXPECT_EQ(m.counters.success, 1u);
+  expect_conservation(m.counters);  // refused updates were never accepted
+  EXPECT_NE(prometheus_text(m).find("\nstatus_update_after_stop_total 7\n"), std::string::npos);
 }
