@@ -79,10 +79,24 @@ void take_all_from_ingest(self_ptr self) {
   }
 }
 
+/// A drain timeout as any caller may send it, within [0, status.storage.shutdown.drain.timeout.ms's
+/// maximum]: the deadline is now() + timeout in ns, which must not overflow into the past.
+caf::timespan bounded_drain(caf::timespan requested) {
+  return std::clamp(requested, caf::timespan{0},
+                    caf::timespan{std::chrono::milliseconds{defaults::max_shutdown_drain_timeout_ms}});
+}
+
+/// The counters to the metrics actor (cumulative: an extra publish is harmless).
+void publish(self_ptr self) {
+  auto& st = self->state;
+  self->send(st.metrics, publish_atom::value, write_side_report{st.table->counters(), st.table->take_ack_latencies()});
+}
+
 void on_drain_deadline(self_ptr self) {
   auto& st = self->state;
   if (st.drains.empty()) return;
   const drain_report report = st.table->fail_all_unresolved();
+  publish(self);  // before the answer, so that the final metrics report, asked for next, counts these
   if (report.failed > 0) {
     std::string sample;
     for (size_t i = 0; i < report.failed_keys.size() && i < 20; ++i) sample += (i ? ", " : "") + report.failed_keys[i];
@@ -112,7 +126,7 @@ void on_tick(self_ptr self) {
     self->send(st.producer, produce_atom::value, std::move(sends));
   if (auto retries = st.table->take_retries(); !retries.empty())
     self->send(st.scheduler, schedule_atom::value, std::move(retries));
-  self->send(st.metrics, publish_atom::value, write_side_report{st.table->counters(), st.table->take_ack_latencies()});
+  publish(self);
   if (!st.flushes.empty()) {
     auto done = std::remove_if(st.flushes.begin(), st.flushes.end(), [&](auto& f) {
       if (!st.table->resolved_through(f.first)) return false;
@@ -185,6 +199,7 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
       },
       [=](stop_atom, caf::timespan drain_timeout) -> caf::result<drain_report> {
         auto& s = self->state;
+        drain_timeout = bounded_drain(drain_timeout);
         auto rp = self->make_response_promise<drain_report>();
         s.drains.push_back(rp);
         if (!s.stopping) {

@@ -32,7 +32,7 @@ metrics_actor::behavior_type metrics(self_ptr self) {
       [=](publish_atom, const view_counters& counters) { self->state.read_side = counters; },
       [=](get_atom) {
         const auto& st = self->state;
-        metrics_snapshot snapshot{st.write_side, 0, st.read_side};
+        metrics_snapshot snapshot{st.write_side, 0, st.read_side, 0};  // after-stop: the facade's
         if (st.ack_latency.count() > 0) {
           snapshot.counters.ack_latency_p50_us = static_cast<int64_t>(st.ack_latency.quantile(0.50));
           snapshot.counters.ack_latency_p99_us = static_cast<int64_t>(st.ack_latency.quantile(0.99));

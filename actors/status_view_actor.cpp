@@ -3,6 +3,9 @@
 #include "actors/kafka/status_topic_follower.hpp"
 #include "actors/policy/compact_key.hpp"
 #include "actors/policy/interned_strings.hpp"
+#include "actors/policy/log_rate_limiter.hpp"
+#include "actors/policy/log_text.hpp"
+#include "config/defaults.hpp"
 #include "config/logging.hpp"
 #include "messages/status_record_codec.hpp"
 
@@ -50,6 +53,11 @@ struct status_view_state {
   std::unordered_map<std::string, std::map<std::string, topic_status>> topics;
 
   view_counters counters;
+  // Malformed records are logged at most so often per rule (config/defaults.hpp); a tick tells how
+  // many were held back once their window has passed.
+  log_rate_limiter malformed_log{
+      {defaults::malformed_record_log_lines, defaults::malformed_record_log_interval_ms * 1'000'000}};
+  bool malformed_tick_pending = false;
   bool caught_up = false;
   caf::actor_clock::time_point replay_started;
   caf::actor_clock::time_point last_progress_log;
@@ -77,11 +85,54 @@ status_value expand(self_ptr self, const stored_status& s) {
       s.version != interned_strings::none ? std::optional<std::string>{st.versions.at(s.version)} : std::nullopt};
 }
 
-void skip(self_ptr self, const consumed_record& r, const std::string& why) {
+int64_t now_ns(self_ptr self) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(self->clock().now().time_since_epoch()).count();
+}
+
+std::string loggable(std::string_view record_text) {
+  return escape_for_log(record_text, static_cast<std::size_t>(defaults::logged_record_text_max_bytes));
+}
+
+void log_held_back(self_ptr self, const log_rate_limiter::summary& s) {
+  self->state.log->warn(
+      "... and {} more malformed status record(s) ({}) suppressed in the last {:.1f} s; "
+      "status-record-read-errors-total counts every one",
+      s.suppressed, s.reason, std::chrono::duration<double>(std::chrono::nanoseconds{s.window_ns}).count());
+}
+
+/// One tick when the first window with held-back lines passes, so its count is logged even if no
+/// record comes after it.
+void schedule_held_back_report(self_ptr self, int64_t now) {
+  auto& st = self->state;
+  if (st.malformed_tick_pending) return;
+  if (const auto due = st.malformed_log.next_due()) {
+    st.malformed_tick_pending = true;
+    self->delayed_send(self, std::chrono::nanoseconds{std::max<int64_t>(*due - now, 0)}, tick_atom::value);
+  }
+}
+
+void on_tick(self_ptr self) {
+  auto& st = self->state;
+  st.malformed_tick_pending = false;
+  const int64_t now = now_ns(self);
+  for (const auto& s : st.malformed_log.take_due(now)) log_held_back(self, s);
+  schedule_held_back_report(self, now);
+}
+
+/// Counts a malformed record and logs it, escaped and bounded, unless its rule's budget is spent.
+/// `part`: what failed to decode ("" for the key, else "connector status", ...).
+void skip(self_ptr self, const consumed_record& r, std::string_view part, const decode_error& err) {
   auto& st = self->state;
   ++st.counters.read_errors;
-  st.log->warn("skipping malformed status record at partition {} offset {} (key '{}'): {}", r.partition, r.offset,
-               r.key, why);
+  const auto with_part = [&](const std::string& text) { return part.empty() ? text : std::string{part} + ": " + text; };
+  const int64_t now = now_ns(self);
+  const auto verdict = st.malformed_log.admit(with_part(err.rule.empty() ? "malformed" : err.rule), now);
+  if (verdict.closed) log_held_back(self, *verdict.closed);
+  if (verdict.write)
+    st.log->warn("skipping malformed status record at partition {} offset {} (key '{}'): {}", r.partition, r.offset,
+                 loggable(r.key), loggable(with_part(err.reason)));
+  else
+    schedule_held_back_report(self, now);
 }
 
 /// Applies one record; returns what the coalescer should hear of it if the view changed.
@@ -89,7 +140,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
   auto& st = self->state;
   auto parsed = parse_key(r.key);
   if (auto* err = std::get_if<decode_error>(&parsed)) {
-    skip(self, r, err->reason);
+    skip(self, r, "", *err);
     return std::nullopt;
   }
   const observed_status deleted{r.key, true, {}, 0, r.own};
@@ -104,7 +155,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
       }
       auto value = decode_status_value(r.value);
       if (auto* err = std::get_if<decode_error>(&value)) {
-        skip(self, r, "connector status: " + err->reason);
+        skip(self, r, "connector status", *err);
         return std::nullopt;
       }
       auto& incoming = std::get<status_value>(value);
@@ -124,7 +175,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
       }
       auto value = decode_status_value(r.value);
       if (auto* err = std::get_if<decode_error>(&value)) {
-        skip(self, r, "task status: " + err->reason);
+        skip(self, r, "task status", *err);
         return std::nullopt;
       }
       auto& incoming = std::get<status_value>(value);
@@ -133,7 +184,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
                                           it->second.state == status_state::running &&
                                           it->second.generation >= incoming.generation) {
         st.log->trace("ignoring stale UNASSIGNED (generation {}) for task {}-{} RUNNING in generation {}",
-                      incoming.generation, key.connector, key.task, it->second.generation);
+                      incoming.generation, loggable(key.connector), key.task, it->second.generation);
         return std::nullopt;
       }
       observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
@@ -147,7 +198,7 @@ std::optional<observed_status> apply(self_ptr self, const consumed_record& r) {
       }
       auto value = decode_topic_value(r.value);
       if (auto* err = std::get_if<decode_error>(&value)) {
-        skip(self, r, "topic status: " + err->reason);
+        skip(self, r, "topic status", *err);
         return std::nullopt;
       }
       st.topics[key.connector][key.topic] = std::move(std::get<topic_status>(value));
@@ -258,6 +309,7 @@ status_view_actor::behavior_type status_view(self_ptr self, coalescer_actor coal
         std::sort(names.begin(), names.end());
         return names;
       },
+      [=](tick_atom) { on_tick(self); },
   };
 }
 

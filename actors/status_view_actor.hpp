@@ -8,8 +8,10 @@
 //   higher generation — a delayed UNASSIGNED from the previous owner must not hide a running task.
 //   Connector statuses have no such filter.
 // - Malformed records (unknown key prefix, empty names, non-numeric task id, bad JSON, wrong types,
-//   unknown state) are skipped, logged with their offset, and counted in
-//   status-record-read-errors-total. A malformed value creates no entry and changes none.
+//   unknown state) are skipped, counted in status-record-read-errors-total, and logged with their
+//   offset, key and reason, escaped and cut (actors/policy/log_text.hpp), at most 10 per rule a minute;
+//   then one line says how many more were held back (actors/policy/log_rate_limiter.hpp, timed by the
+//   actor's clock). A malformed value creates no entry and changes none.
 // - Every applied record is passed on to the coalescer (observe), so putSafe and retries decide on
 //   what the topic says.
 #include "messages/protocol.hpp"

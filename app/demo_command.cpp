@@ -254,8 +254,8 @@ int demo(const demo_options& options) {
   const int interrupted = signals.received();
   // Interrupted, the demo honours the drain deadline an operator configured; otherwise it waits
   // for the retries to resolve every update, however long the outage made them.
-  const auto flush_timeout = interrupted ? std::chrono::milliseconds{config.shutdown_drain_timeout_ms}
-                                         : std::chrono::milliseconds{std::chrono::minutes{5}};
+  const auto flush_timeout =
+      interrupted ? config.shutdown_drain_timeout() : std::chrono::milliseconds{std::chrono::minutes{5}};
   if (interrupted)
     log->warn("received {} after {:.1f} s: workload stopped; draining for at most {} ms, then checking the topic",
               signal_name(interrupted), elapsed(), flush_timeout.count());

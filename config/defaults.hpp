@@ -33,6 +33,9 @@ inline constexpr int64_t reconnect_backoff_max_ms = 1000;
 inline constexpr int64_t linger_ms = 5;
 // stop() drains for at most this long; then what is left is counted failed and logged by key.
 inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
+// Its largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store its other
+// timeouts; "drain until every update resolves" still fits, and in ns (2.1e15) it is far from int64's 9.2e18.
+inline constexpr int64_t max_shutdown_drain_timeout_ms = 2147483647;
 // Start-up (topic set-up and replay to the end) gives up after this long. Connect retries for up
 // to 15 minutes and blocks the worker meanwhile; a minute is enough for brokers that are starting
 // and for replaying millions of records, and a clear error beats a silent hang.
@@ -43,6 +46,15 @@ inline constexpr int64_t startup_timeout_ms = 60000;
 // trace whole, and even if JSON escaping grew every byte sixfold (control characters become
 // \u00XX) the record would stay under 1 MB.
 inline constexpr int32_t trace_max_bytes = 65536;
+// The status view logs at most this many malformed records per rule they break per minute, then one
+// line saying how many more it held back (status-record-read-errors-total counts every one): anyone who
+// can write to the status topic can write a million, and must not be able to fill the logs. Ten
+// lines of one kind a minute is enough to find the writer by its offsets.
+inline constexpr int32_t malformed_record_log_lines = 10;
+inline constexpr int64_t malformed_record_log_interval_ms = 60000;
+// A key or reason read from the topic is escaped and cut to this many bytes in a log line: Connect's
+// keys are far shorter, and a megabyte key must not become a megabyte log line.
+inline constexpr int32_t logged_record_text_max_bytes = 256;
 // PUT /connectors/{name}/topics/reset deletes what a worker recorded; Connect allows it by default, but a
 // status store serving a read-mostly API refuses it unless the operator says otherwise.
 inline constexpr bool topic_tracking_allow_reset = false;

@@ -136,7 +136,7 @@ class worker_config_parser {
     const std::optional<int64_t> message_timeout = long_in_range(keys::message_timeout_ms, 1, max_message_timeout_ms);
     if (message_timeout) config_.message_timeout_ms = *message_timeout;
     const std::optional<int64_t> drain_timeout =
-        long_in_range(keys::shutdown_drain_timeout_ms, 0, std::numeric_limits<int64_t>::max());
+        long_in_range(keys::shutdown_drain_timeout_ms, 0, defaults::max_shutdown_drain_timeout_ms);
     if (drain_timeout) config_.shutdown_drain_timeout_ms = *drain_timeout;
     const std::optional<int64_t> startup_timeout =
         long_in_range(keys::startup_timeout_ms, 1, std::numeric_limits<int32_t>::max());

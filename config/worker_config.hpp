@@ -6,6 +6,8 @@
 #include "config/properties.hpp"
 #include "config/retry_settings.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -53,6 +55,12 @@ struct worker_config {
   std::map<std::string, std::string> security_settings;
 
   bool uses_mock_cluster() const { return bootstrap_servers == "mock"; }
+  /// shutdown_drain_timeout_ms within [0, defaults::max_shutdown_drain_timeout_ms], which parsing
+  /// enforces and code that sets the field may not: in ns, and with any margin, it cannot overflow.
+  std::chrono::milliseconds shutdown_drain_timeout() const {
+    return std::chrono::milliseconds{
+        std::clamp<int64_t>(shutdown_drain_timeout_ms, 0, defaults::max_shutdown_drain_timeout_ms)};
+  }
   /// Connect's clientIdBase: "<group.id>-" or "<group.id>-<client.id>-".
   std::string client_id_base() const;
   /// The client.id of the status producer and consumer, e.g. "connect-cluster-statuses".

@@ -141,6 +141,9 @@ struct metrics_snapshot {
   store_counters counters;
   int64_t oldest_unacked_age_ms = 0;  // 0 when nothing is pending
   view_counters view;
+  // status-update-after-stop-total: updates refused because the store was stopping or stopped. Not
+  // accepted, so outside the conservation law; counted by the ingest table, filled in by the facade.
+  uint64_t updates_after_stop = 0;
   friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
 };
 

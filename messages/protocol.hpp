@@ -40,6 +40,7 @@
 // | facade / worker | status view     | list → vector<string>                     | the connectors with a known status        |
 // | facade / worker | status view     | get, all → vector<connector_view>         | every such connector's view, in one pass  |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
+// | status view     | itself          | tick                                      | log the malformed records it held back    |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
 #include "caf/atom.hpp"
 #include "caf/fwd.hpp"
@@ -200,7 +201,7 @@ typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
-  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view);
+  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view, x.updates_after_stop);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
@@ -256,6 +257,7 @@ using status_view_actor = caf::typed_actor<
     caf::replies_to<get_atom, std::string>::with<connector_view>,                     // one connector
     caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
     caf::replies_to<list_atom>::with<std::vector<std::string>>,                       // connectors()
-    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;          // every connector with a status
+    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>,           // every connector with a status
+    caf::reacts_to<tick_atom>>;  // self: log how many malformed records were held back
 
 }  // namespace status_store

@@ -12,6 +12,11 @@ ingest_table::offer_result ingest_table::insert_locked(status_update&& update) {
   return mark_put_locked(it->second);
 }
 
+ingest_table::offer_result ingest_table::refuse_locked(uint64_t updates) {
+  refused_ += updates;
+  return offer_result::refused;
+}
+
 ingest_table::offer_result ingest_table::mark_put_locked(entry& e) {
   e.put_seq = ++last_put_seq_;
   if (wake_outstanding_) return offer_result::waiting;
@@ -21,7 +26,7 @@ ingest_table::offer_result ingest_table::mark_put_locked(entry& e) {
 
 ingest_table::offer_result ingest_table::offer_copy(const status_update& update) {
   std::lock_guard lock{mutex_};
-  if (closed_) return offer_result::refused;
+  if (closed_) return refuse_locked(1);
   auto [it, inserted] = waiting_.try_emplace(update.key);
   if (!inserted) ++replaced_;
   // Field by field: the key lives in the map only, and assign() keeps each string's capacity.
@@ -37,13 +42,13 @@ ingest_table::offer_result ingest_table::offer_copy(const status_update& update)
 
 ingest_table::offer_result ingest_table::offer(status_update update) {
   std::lock_guard lock{mutex_};
-  if (closed_) return offer_result::refused;
+  if (closed_) return refuse_locked(1);
   return insert_locked(std::move(update));
 }
 
 ingest_table::offer_result ingest_table::offer_all(std::vector<status_update> updates) {
   std::lock_guard lock{mutex_};
-  if (closed_) return offer_result::refused;
+  if (closed_) return refuse_locked(updates.size());
   auto result = offer_result::waiting;
   for (auto& u : updates)
     if (insert_locked(std::move(u)) == offer_result::wake_needed) result = offer_result::wake_needed;
@@ -86,6 +91,7 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
       }
       out.more = true;
     }
+    taken_ += taken.size() + out.replaced;
   }
   append_in_put_order(taken, out.updates);
   return out;
@@ -99,6 +105,16 @@ void ingest_table::close() {
 size_t ingest_table::waiting() const {
   std::lock_guard lock{mutex_};
   return waiting_.size();
+}
+
+uint64_t ingest_table::refused() const {
+  std::lock_guard lock{mutex_};
+  return refused_;
+}
+
+uint64_t ingest_table::taken() const {
+  std::lock_guard lock{mutex_};
+  return taken_;
 }
 
 }  // namespace status_store

@@ -47,6 +47,11 @@ class ingest_table {
   void close();
 
   size_t waiting() const;
+  /// Updates refused since close() (status-update-after-stop-total): an offer_all counts each of its updates.
+  uint64_t refused() const;
+  /// Updates handed to the coalescer by take(), those replaced in the table included: as much as the
+  /// coalescer's accepted counter got from this table (the facade's count when a drain gets no answer).
+  uint64_t taken() const;
 
  private:
   struct entry {
@@ -55,6 +60,7 @@ class ingest_table {
   };
   using table = std::unordered_map<std::string, entry>;
   offer_result insert_locked(status_update&& update);
+  offer_result refuse_locked(uint64_t updates);
   offer_result mark_put_locked(entry& e);
   static void append_in_put_order(table& taken, std::vector<status_update>& out);
 
@@ -63,6 +69,8 @@ class ingest_table {
   table waiting_;
   uint64_t last_put_seq_ = 0;
   uint64_t replaced_ = 0;
+  uint64_t refused_ = 0;
+  uint64_t taken_ = 0;
   bool wake_outstanding_ = false;
   bool closed_ = false;
 };

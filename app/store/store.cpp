@@ -11,6 +11,7 @@
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
 #include "actors/status_view_actor.hpp"
+#include "app/store/unanswered_drain.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
@@ -20,6 +21,7 @@
 #include "caf/scoped_actor.hpp"
 #include "caf/send.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -111,7 +113,7 @@ void store::start(store_options options) {
         .receive([](ok_atom) {}, [&](caf::error& err) { failure = system_->render(err); });
   }
   if (!failure.empty()) {
-    stop_actors(std::chrono::milliseconds{0}, nullptr);
+    stop_actors();
     mock_.reset();
     stopped_ = drain_report{};
     throw std::runtime_error("replaying status topic '" + config_.status_topic +
@@ -148,7 +150,9 @@ void after_offer(ingest_table::offer_result result, const caf::actor& wake_targe
   if (result == ingest_table::offer_result::wake_needed) {
     caf::anon_send(wake_target, wake_atom::value);
   } else if (result == ingest_table::offer_result::refused && !refused_logged.exchange(true)) {
-    component_logger("store")->warn("refusing status updates: the store is stopping or stopped");
+    component_logger("store")->warn(
+        "refusing status updates: the store is stopping or stopped (each is counted in "
+        "status-update-after-stop-total)");
   }
 }
 }  // namespace
@@ -212,7 +216,7 @@ bool store::flush(std::chrono::milliseconds timeout) {
   if (stopped_) return true;
   bool done = false;
   caf::scoped_actor self{*system_};
-  self->request(coalescer_, caf::timespan{timeout}, flush_atom::value)
+  self->request(coalescer_, request_timeout(timeout), flush_atom::value)
       .receive([&](ok_atom) { done = true; }, [&](caf::error&) { done = false; });
   return done;
 }
@@ -227,7 +231,7 @@ void store::set_metrics_reporter(metrics_reporter reporter, std::chrono::millise
     std::unique_lock lock{reporter_mutex_};
     while (!reporter_wake_.wait_for(lock, interval, [this] { return reporter_stopping_; })) {
       lock.unlock();
-      report_metrics(false);
+      report_metrics(std::nullopt, false);
       lock.lock();
     }
   }};
@@ -242,13 +246,13 @@ void store::stop_reporter_thread() {
   if (reporter_thread_.joinable()) reporter_thread_.join();
 }
 
-void store::report_metrics(bool final) {
+void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final) {
   if (!reporter_) return;
   try {
-    const auto snapshot = metrics();
+    if (!snapshot) snapshot = metrics();
     reporter_(metrics_report{metric_group,
                              {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
-                             metric_samples(snapshot),
+                             metric_samples(*snapshot),
                              final});
   } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor
     component_logger("store")->warn("metrics report skipped: {}", e.what());
@@ -256,29 +260,82 @@ void store::report_metrics(bool final) {
 }
 
 metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
-  std::optional<metrics_snapshot> result;
-  std::string failure;
+  metrics_actor target;
   {
+    std::lock_guard lock{handles_mutex_};
+    if (final_metrics_) {  // stopped (or stopping): the values after the drain, and the puts refused since
+      metrics_snapshot final_values = *final_metrics_;
+      final_values.updates_after_stop = ingest_->refused();
+      return final_values;
+    }
+    target = metrics_;
+  }
+  std::optional<metrics_snapshot> result;
+  std::string failure = "the store is stopped";
+  if (target) {
     caf::scoped_actor self{*system_};
-    self->request(metrics_, caf::timespan{timeout}, get_atom::value)
+    self->request(target, request_timeout(timeout), get_atom::value)
         .receive([&](metrics_snapshot& s) { result = std::move(s); },
                  [&](caf::error& err) { failure = system_->render(err); });
   }
   if (!result) throw std::runtime_error("metrics unavailable: " + failure);
+  result->updates_after_stop = ingest_->refused();
   return *result;
 }
 
-void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
+caf::timespan store::request_timeout(std::chrono::milliseconds timeout) {
+  // CAF adds a request's timeout to its clock's now() in ns: milliseconds::max() ("wait forever")
+  // would overflow into a deadline in the past. A year is forever here.
+  return caf::timespan{
+      std::clamp(timeout, std::chrono::milliseconds{0}, std::chrono::milliseconds{std::chrono::hours{24 * 365}})};
+}
+
+// The coalescer enforces the drain deadline itself; this margin only guards against a coalescer that
+// cannot answer at all (drain is at most defaults::max_shutdown_drain_timeout_ms: no overflow).
+constexpr std::chrono::seconds drain_answer_margin{5};
+
+drain_report store::drain(std::chrono::milliseconds drain) {
+  std::optional<drain_report> answer;
+  std::string failure;
+  {
+    caf::scoped_actor self{*system_};
+    self->request(coalescer_, caf::timespan{drain + drain_answer_margin}, stop_atom::value, caf::timespan{drain})
+        .receive([&](drain_report& r) { answer = std::move(r); },
+                 [&](caf::error& err) { failure = system_->render(err); });
+  }
+  // The final values, drain included, while the metrics actor still answers: the coalescer publishes
+  // its counters before it answers a drain.
+  std::optional<metrics_snapshot> last;
+  try {
+    last = metrics();
+  } catch (const std::exception& e) {
+    component_logger("store")->warn("no final metrics: {}", e.what());
+  }
+  drain_report report = answer ? std::move(*answer) : count_unanswered_drain(last, failure);
+  {
+    std::lock_guard lock{handles_mutex_};
+    final_metrics_ = last;
+  }
+  if (last) report_metrics(last, true);
+  return report;
+}
+
+drain_report store::count_unanswered_drain(std::optional<metrics_snapshot>& last, const std::string& why) {
+  ingest_->close();  // nothing lands in the table after the count (later puts count as after-stop)
+  const unanswered_drain_loss loss =
+      unanswered_drain_loss_of(last ? last->counters : store_counters{}, ingest_->taken(), ingest_->waiting());
+  if (last) count_as_failed(*last, loss);
+  component_logger("store")->error(
+      "the coalescer did not answer the shutdown drain ({}): {} status update(s) counted as failed ({} pending at "
+      "its last published counters, {} taken from the ingest table after them, {} never taken){}",
+      why, loss.total(), loss.pending, loss.unpublished, loss.waiting,
+      last ? "" : "; the metrics actor did not answer either: every update ever taken is counted, an upper bound");
+  return drain_report{loss.total(), {}};
+}
+
+void store::stop_actors() {
   auto log = component_logger("store");
   caf::scoped_actor self{*system_};
-  if (report) {
-    // The coalescer enforces the drain deadline itself; the extra margin only guards against a
-    // coalescer that cannot answer at all.
-    self->request(coalescer_, caf::timespan{drain + std::chrono::seconds{5}}, stop_atom::value, caf::timespan{drain})
-        .receive([&](drain_report& r) { *report = std::move(r); },
-                 [&](caf::error& err) { log->error("drain did not complete: {}", system_->render(err)); });
-    report_metrics(true);  // the final values, drain included, while the metrics actor still answers
-  }
   // Stop every actor and wait until they are gone: the producer's and the view's states then have
   // shut their Kafka clients down, so the mock cluster (if any) can go after them.
   std::vector<caf::actor> actors;
@@ -293,6 +350,7 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
   for (size_t i = 0; i < actors.size(); ++i)
     self->receive([](caf::down_msg&) {},
                   caf::after(std::chrono::seconds{30}) >> [&] { log->error("an actor did not stop within 30 s"); });
+  std::lock_guard lock{handles_mutex_};
   coalescer_ = nullptr;
   producer_ = nullptr;
   scheduler_ = nullptr;
@@ -303,91 +361,16 @@ void store::stop_actors(std::chrono::milliseconds drain, drain_report* report) {
 drain_report store::stop() {
   if (stopped_) return *stopped_;
   stop_reporter_thread();
-  auto log = component_logger("store");
-  drain_report report;
-  stop_actors(std::chrono::milliseconds{config_.shutdown_drain_timeout_ms}, &report);
+  const drain_report report = drain(config_.shutdown_drain_timeout());
+  stop_actors();
   if (owned_system_) {
     owned_system_.reset();  // waits for the (now stopped) actors
     owned_config_.reset();
   }
   mock_.reset();
-  log->info("status store stopped ({} update(s) failed at shutdown)", report.failed);
+  component_logger("store")->info("status store stopped ({} update(s) failed at shutdown)", report.failed);
   stopped_ = report;
   return report;
-}
-
-}  // namespace status_store
-
-namespace status_store {
-
-connector_view store::describe(const std::string& connector) {
-  std::optional<connector_view> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector)
-        .receive([&](connector_view& v) { result = std::move(v); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("status query for connector '" + connector + "' failed: " + failure);
-  return std::move(*result);
-}
-
-std::optional<connector_status> store::get(const std::string& connector) {
-  auto v = describe(connector);
-  if (!v.found) return std::nullopt;
-  return std::move(v.connector);
-}
-
-std::optional<task_status> store::get(const std::string& connector, int32_t task) {
-  std::optional<std::vector<task_status>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, connector, task)
-        .receive([&](std::vector<task_status>& found) { result = std::move(found); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result)
-    throw std::runtime_error("status query for task " + connector + "-" + std::to_string(task) + " failed: " + failure);
-  if (result->empty()) return std::nullopt;
-  return std::move(result->front());
-}
-
-std::vector<task_status> store::get_all(const std::string& connector) { return describe(connector).tasks; }
-
-std::optional<topic_status> store::get_topic(const std::string& connector, const std::string& topic) {
-  for (auto& t : describe(connector).topics)
-    if (t.topic == topic) return std::move(t);
-  return std::nullopt;
-}
-
-std::vector<topic_status> store::get_all_topics(const std::string& connector) { return describe(connector).topics; }
-
-std::vector<connector_view> store::describe_all() {
-  std::optional<std::vector<connector_view>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, get_atom::value, all_atom::value)
-        .receive([&](std::vector<connector_view>& views) { result = std::move(views); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("status query for every connector failed: " + failure);
-  return std::move(*result);
-}
-
-std::vector<std::string> store::connectors() {
-  std::optional<std::vector<std::string>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{query_timeout_}, list_atom::value)
-        .receive([&](std::vector<std::string>& names) { result = std::move(names); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("listing connectors failed: " + failure);
-  return std::move(*result);
 }
 
 }  // namespace status_store

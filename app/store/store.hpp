@@ -103,7 +103,10 @@ class store {
   bool flush(std::chrono::milliseconds timeout);
 
   /// Drains for at most status.storage.shutdown.drain.timeout.ms, counts what is left as failed (and
-  /// logs its keys), then stops the actors and the producer. Idempotent.
+  /// logs its keys), then stops the actors and the producer. Idempotent. A coalescer that does not
+  /// answer the drain makes stop() count every update it could not see resolved as failed (and log it
+  /// at ERROR), never 0. Puts from then on are refused, logged once and counted in
+  /// status-update-after-stop-total.
   drain_report stop();
 
   /// The KIP's setMetrics(ConnectMetrics), for a worker with a metrics registry of its own: calls
@@ -112,7 +115,8 @@ class store {
   void set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval);
 
   /// A consistent snapshot of every metric. Throws std::runtime_error if the metrics actor does not
-  /// answer within `timeout`.
+  /// answer within `timeout`. After stop(): the final values (those of the final report), with
+  /// status-update-after-stop-total still counting the puts refused since.
   metrics_snapshot metrics(std::chrono::milliseconds timeout = std::chrono::seconds{5});
 
   // ---- reads: what the topic says (Connect's getters); each throws std::runtime_error on timeout ----
@@ -156,8 +160,17 @@ class store {
   template <class Status>
   void put_status(const Status& s, bool safe);  // put and put_safe (defined in store.cpp)
   void stop_reporter_thread();
-  void report_metrics(bool final);
-  void stop_actors(std::chrono::milliseconds drain, drain_report* report);
+  /// Hands `snapshot` (or, if none, a fresh one) to the reporter, if one is registered.
+  void report_metrics(std::optional<metrics_snapshot> snapshot, bool final);
+  /// `timeout` as a CAF request timeout, saturated so that no conversion overflows.
+  static caf::timespan request_timeout(std::chrono::milliseconds timeout);
+  /// Asks the coalescer to drain for at most `drain`; keeps and reports the final metrics.
+  drain_report drain(std::chrono::milliseconds drain);
+  /// The drain got no answer: counts as failed what the facade can see was pending
+  /// (app/store/unanswered_drain.hpp), in the report and in `last`, and logs it.
+  drain_report count_unanswered_drain(std::optional<metrics_snapshot>& last, const std::string& why);
+  /// Stops every actor and waits until they are gone.
+  void stop_actors();
 
   worker_config config_;
   std::unique_ptr<caf::actor_system_config> owned_config_;
@@ -186,6 +199,10 @@ class store {
   std::condition_variable reporter_wake_;
   bool reporter_stopping_ = false;
   std::optional<drain_report> stopped_;
+  // The metrics handle and the values after the drain, which metrics() answers from then on; read by
+  // callers' threads while stop() runs.
+  std::mutex handles_mutex_;
+  std::optional<metrics_snapshot> final_metrics_;
 };
 
 }  // namespace status_store

@@ -7,7 +7,10 @@ namespace status_store {
 
 /// Why a record was rejected (logged with its offset and counted by the reader).
 struct decode_error {
-  std::string reason;
+  std::string reason;  // may quote the record's bytes (its key, its state): escape it before logging it
+  // The rule the record broke, without any byte of the record ("unknown state", "value is not JSON"):
+  // one of a fixed set, so the status view can rate-limit its log lines per rule.
+  std::string rule;
 };
 
 template <class T>

@@ -72,10 +72,11 @@ std::variant<nlohmann::json, decode_error> parse_json(std::string_view bytes) {
     const bool ok = json::sax_parse(bytes.begin(), bytes.end(), &sax, json::input_format_t::json,
                                     /*strict=*/false);
     if (!ok) {
-      return decode_error{"value is not JSON: " + (sax.error().empty() ? std::string("parse failed") : sax.error())};
+      return decode_error{"value is not JSON: " + (sax.error().empty() ? std::string("parse failed") : sax.error()),
+                          "value is not JSON"};
     }
   } catch (const std::exception& e) {
-    return decode_error{std::string("value is not JSON: ") + e.what()};
+    return decode_error{std::string("value is not JSON: ") + e.what(), "value is not JSON"};
   }
   return root;
 }
@@ -83,7 +84,7 @@ std::variant<nlohmann::json, decode_error> parse_json(std::string_view bytes) {
 decode_error field_error(std::string_view field, std::string_view problem) {
   std::string reason = "field '";
   reason.append(field).append("' ").append(problem);
-  return decode_error{std::move(reason)};
+  return decode_error{reason, reason};  // the field's name is the codec's, never the record's
 }
 
 const nlohmann::json* find_field(const nlohmann::json& object, const char* name) {

@@ -129,7 +129,7 @@ std::optional<std::size_t> skip_utf16_units(std::string_view s, std::size_t from
 decode_error key_error(std::string_view what, std::string_view key) {
   std::string reason(what);
   reason.append(": '").append(key).append("'");
-  return decode_error{std::move(reason)};
+  return decode_error{std::move(reason), std::string{what}};
 }
 
 }  // namespace

@@ -186,7 +186,9 @@ decoded<status_value> decode_status_value_with_library(std::string_view bytes) {
   auto parsed = parse_json(bytes);
   if (auto* err = std::get_if<decode_error>(&parsed)) return std::move(*err);
   const json& root = std::get<json>(parsed);
-  if (!root.is_object()) return decode_error{std::string("value is not a JSON object but ") + root.type_name()};
+  if (!root.is_object())
+    return decode_error{std::string("value is not a JSON object but ") + root.type_name(),
+                        "value is not a JSON object"};
 
   status_value value;
 
@@ -196,7 +198,7 @@ decoded<status_value> decode_status_value_with_library(std::string_view bytes) {
   if (!state->is_string()) return field_error("state", "is not a string");
   const std::string& state_name = state->get_ref<const std::string&>();
   const std::optional<status_state> parsed_state = parse_status_state(state_name);
-  if (!parsed_state) return decode_error{"unknown state '" + state_name + "'"};
+  if (!parsed_state) return decode_error{"unknown state '" + state_name + "'", "unknown state"};
   value.state = *parsed_state;
 
   // (String) map.get("trace"): absent or null is no trace.
@@ -231,7 +233,9 @@ decoded<topic_status> decode_topic_value(std::string_view bytes) {
   auto parsed = parse_json(bytes);
   if (auto* err = std::get_if<decode_error>(&parsed)) return std::move(*err);
   const json& root = std::get<json>(parsed);
-  if (!root.is_object()) return decode_error{std::string("value is not a JSON object but ") + root.type_name()};
+  if (!root.is_object())
+    return decode_error{std::string("value is not a JSON object but ") + root.type_name(),
+                        "value is not a JSON object"};
 
   const json* inner = find_field(root, "topic");
   if (inner == nullptr || !inner->is_object()) return field_error("topic", "is missing or not an object");

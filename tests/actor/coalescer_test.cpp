@@ -203,6 +203,20 @@ CAF_TEST(stop during an outage counts what is left as failed at the deadline) {
   CAF_CHECK_EQUAL(check_conservation().success, 0u);
 }
 
+CAF_TEST(the metrics asked for as soon as the drain deadline answers already count its failures) {
+  start();
+  put(update("status-connector-a", "a1"));
+  put(update("status-connector-b", "b1"));
+  auto probe_actor = spawn_stop_then_metrics_probe(1s);
+  CAF_CHECK_EQUAL(advance_time(1s), 1u);  // the drain deadline
+  settle();
+  CAF_REQUIRE(probe(probe_actor).metrics_after_drain.has_value());
+  CAF_CHECK_EQUAL(probe(probe_actor).drained->failed, 2u);
+  const auto& c = probe(probe_actor).metrics_after_drain->counters;  // what the final report shows
+  CAF_CHECK_EQUAL(c.failure, 2u);
+  CAF_CHECK_EQUAL(c.pending, 0u);
+}
+
 CAF_TEST(stop with nothing pending answers at once) {
   start();
   auto probe_actor = spawn_stop_probe(10s);

@@ -3,12 +3,57 @@
 #define CAF_SUITE status_view
 #include "store_fixture.hpp"
 
+#include "config/logging.hpp"
+
+#include <spdlog/sinks/base_sink.h>
+
+#include <algorithm>
+#include <mutex>
+
 using namespace status_store;
 using namespace status_store::testing;
+using namespace std::chrono_literals;
 
 namespace {
 task_status task(int32_t id, status_state state, const char* worker, int32_t generation) {
   return task_status{"conn", id, status_value{state, std::nullopt, worker, generation}};
+}
+
+/// What a component's logger writes while this lives (at every level), line by line.
+class captured_log {
+ public:
+  explicit captured_log(const std::string& component)
+      : logger_{component_logger(component)}, level_{logger_->level()}, sink_{std::make_shared<sink>()} {
+    logger_->sinks().push_back(sink_);
+    logger_->set_level(spdlog::level::trace);
+  }
+  ~captured_log() {
+    auto& sinks = logger_->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
+    logger_->set_level(level_);
+  }
+  std::vector<std::string> lines_with(std::string_view text) const {
+    std::vector<std::string> found;
+    for (const auto& line : sink_->lines)
+      if (line.find(text) != std::string::npos) found.push_back(line);
+    return found;
+  }
+
+ private:
+  struct sink : spdlog::sinks::base_sink<std::mutex> {
+    std::vector<std::string> lines;
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+      lines.emplace_back(msg.payload.data(), msg.payload.size());
+    }
+    void flush_() override {}
+  };
+  std::shared_ptr<spdlog::logger> logger_;
+  spdlog::level::level_enum level_;
+  std::shared_ptr<sink> sink_;
+};
+
+std::string task_value(const std::string& state) {
+  return R"({"state":")" + state + R"(","trace":null,"worker_id":"w","generation":1})";
 }
 }  // namespace
 
@@ -146,6 +191,55 @@ CAF_TEST(putSafe decides on the value read back by the view) {
   CAF_CHECK_EQUAL(produced().size(), 1u);
   auto c = check_conservation();
   CAF_CHECK_EQUAL(c.dropped_stale, 1u);
+}
+
+CAF_TEST(a flood of malformed records is logged ten lines per rule a minute and the rest counted) {
+  start();
+  captured_log log{"status-view"};
+  for (int i = 0; i < 1000; ++i) read_back("status-task-conn-" + std::to_string(i), task_value("BOGUS"));
+  for (int i = 0; i < 5; ++i) read_back("status-task-conn-" + std::to_string(i), "{not json");
+  for (int i = 0; i < 30; ++i) read_back("nonsense-" + std::to_string(i), "{}");
+  CAF_CHECK_EQUAL(snapshot().view.read_errors, 1035u);  // every one counted
+  CAF_CHECK_EQUAL(log.lines_with("unknown state").size(), 10u);
+  CAF_CHECK_EQUAL(log.lines_with("value is not JSON").size(), 5u);  // under its own budget
+  CAF_CHECK_EQUAL(log.lines_with("unknown key prefix").size(), 10u);
+  CAF_CHECK(log.lines_with("suppressed").empty());  // within the minute: nothing to say yet
+  // The minute passes on the view's clock: one timer, one line per rule that held lines back.
+  CAF_CHECK_EQUAL(advance_time(60s - 1ns), 0u);
+  CAF_CHECK_EQUAL(advance_time(1ns), 1u);
+  settle();
+  const auto held_back = log.lines_with("suppressed");
+  CAF_REQUIRE_EQUAL(held_back.size(), 2u);
+  CAF_CHECK_EQUAL(log.lines_with("990 more malformed status record(s) (task status: unknown state) suppressed in the "
+                                 "last 60.0 s")
+                      .size(),
+                  1u);
+  CAF_CHECK_EQUAL(log.lines_with("20 more malformed status record(s) (unknown key prefix) suppressed").size(), 1u);
+  CAF_CHECK_EQUAL(pending_timers(), 0u);                         // nothing held back any more: no timer
+  read_back("status-task-conn-0", task_value("BOGUS"));          // a new minute: logged again
+  CAF_CHECK_EQUAL(log.lines_with("unknown state").size(), 12u);  // the summary names the rule too
+}
+
+CAF_TEST(a malformed record key and reason are logged escaped and cut) {
+  start();
+  captured_log log{"status-view"};
+  // A task key (its last part the id), so the value is decoded too and its state is quoted in the reason.
+  const std::string key =
+      "status-task-\x1b[2J\xff\x0a"
+      "FAKE ERROR line-" +
+      std::string(5000, 'k') + "-0";
+  read_back(key, task_value(R"(\u001b]0;owned\u0007)"));  // JSON escapes: the state holds ESC and BEL
+  read_back("status-\xc0\xaf\x9b", "{}");
+  const auto lines = log.lines_with("skipping malformed");
+  CAF_REQUIRE_EQUAL(lines.size(), 2u);
+  for (const auto& line : lines) {
+    CAF_CHECK(std::all_of(line.begin(), line.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));  // ASCII only
+    CAF_CHECK_LESS(line.size(), 800u);  // key and reason: 256 bytes each at most, and the marker
+  }
+  CAF_CHECK_NOT_EQUAL(lines[0].find(R"(status-task-\x1b[2J\xff\x0aFAKE ERROR line-kkk)"), std::string::npos);
+  CAF_CHECK_NOT_EQUAL(lines[0].find("more bytes]"), std::string::npos);
+  CAF_CHECK_NOT_EQUAL(lines[0].find(R"(unknown state '\x1b]0;owned\x07')"), std::string::npos);
+  CAF_CHECK_NOT_EQUAL(lines[1].find(R"(status-\xc0\xaf\x9b)"), std::string::npos);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -47,6 +47,7 @@ struct probe_state {
   static inline const char* name = "test.probe";
   bool flushed = false;
   std::optional<drain_report> drained;
+  std::optional<metrics_snapshot> metrics_after_drain;  // asked for as soon as the drain answered
 };
 using probe_impl = caf::stateful_actor<probe_state>;
 
@@ -59,6 +60,20 @@ inline caf::behavior flush_probe(probe_impl* self, coalescer_actor coalescer) {
 inline caf::behavior stop_probe(probe_impl* self, coalescer_actor coalescer, caf::timespan drain) {
   self->request(coalescer, caf::infinite, stop_atom::value, drain)
       .then([=](drain_report& r) { self->state.drained = std::move(r); }, [](caf::error&) {});
+  return {[](int) {}};
+}
+
+/// As stop_probe, then asks the metrics actor at once, as the facade's final report does.
+inline caf::behavior stop_then_metrics_probe(probe_impl* self, coalescer_actor coalescer, metrics_actor metrics,
+                                             caf::timespan drain) {
+  self->request(coalescer, caf::infinite, stop_atom::value, drain)
+      .then(
+          [=](drain_report& r) {
+            self->state.drained = std::move(r);
+            self->request(metrics, caf::infinite, get_atom::value)
+                .then([=](metrics_snapshot& m) { self->state.metrics_after_drain = std::move(m); }, [](caf::error&) {});
+          },
+          [](caf::error&) {});
   return {[](int) {}};
 }
 
@@ -185,6 +200,11 @@ struct store_fixture : test_coordinator_fixture<> {
   }
   caf::actor spawn_stop_probe(caf::timespan drain) {
     probes.push_back(sys.spawn(stop_probe, coalescer, drain));
+    settle();
+    return probes.back();
+  }
+  caf::actor spawn_stop_then_metrics_probe(caf::timespan drain) {
+    probes.push_back(sys.spawn(stop_then_metrics_probe, coalescer, metrics, drain));
     settle();
     return probes.back();
   }

@@ -82,6 +82,29 @@ TEST(IngestTable, AfterCloseEveryOfferIsRefusedAndWhatWaitedCanStillBeTaken) {
   EXPECT_EQ(keys_of(t.take(100)), std::vector<std::string>{"a"});
 }
 
+TEST(IngestTable, EveryRefusedUpdateIsCountedOnce) {
+  ingest_table t;
+  t.offer(update("a", "1"));
+  EXPECT_EQ(t.refused(), 0u);
+  t.close();
+  t.offer(update("b", "1"));
+  t.offer_copy(update("c", "1"));
+  t.offer_all({update("d", "1"), update("e", "1"), update("d", "2")});
+  EXPECT_EQ(t.refused(), 5u);
+  EXPECT_EQ(t.waiting(), 1u);  // none of them queued
+}
+
+TEST(IngestTable, TakenCountsWhatTheCoalescerGotReplacedUpdatesIncluded) {
+  ingest_table t;
+  t.offer_all({update("a", "1"), update("b", "1"), update("a", "2")});  // one replaced
+  EXPECT_EQ(t.taken(), 0u);
+  EXPECT_EQ(t.take(1).updates.size(), 1u);  // a storm take: the oldest one, and the replacement count
+  EXPECT_EQ(t.taken(), 2u);
+  t.offer(update("c", "1"));
+  t.take(100);
+  EXPECT_EQ(t.taken(), 4u);  // as the coalescer's accepted counter: 2 updates + 1 replaced + 1
+}
+
 TEST(IngestTable, OfferAllQueuesInOrderUnderOneLock) {
   ingest_table t;
   EXPECT_EQ(t.offer_all({update("a", "1"), update("b", "1"), update("a", "2")}), offer_result::wake_needed);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -359,7 +361,12 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     ShutdownDrainTimeout, WorkerConfigNumeric,
     ::testing::Values(numeric_case{"status.storage.shutdown.drain.timeout.ms", "0", ""},
-                      numeric_case{"status.storage.shutdown.drain.timeout.ms", "9223372036854775807", ""},
+                      numeric_case{"status.storage.shutdown.drain.timeout.ms", "2147483647", ""},
+                      // Once accepted, and converted to ns it overflowed: a "drain forever" drained nothing.
+                      numeric_case{"status.storage.shutdown.drain.timeout.ms", "2147483648",
+                                   "Value must be no more than 2147483647"},
+                      numeric_case{"status.storage.shutdown.drain.timeout.ms", "9223372036854775807",
+                                   "Value must be no more than 2147483647"},
                       numeric_case{"status.storage.shutdown.drain.timeout.ms", "-1", "Value must be at least 0"},
                       numeric_case{"status.storage.shutdown.drain.timeout.ms", "ten", "Not a number of type LONG"}));
 
@@ -397,6 +404,18 @@ TEST(WorkerConfigNumericValues, ParsedValuesAreStored) {
   EXPECT_EQ(config.shutdown_drain_timeout_ms, 0);
   EXPECT_EQ(config.trace_max_bytes, 4096);
   EXPECT_TRUE(config.topic_settings.empty());  // status-store's own setting, not a topic config
+}
+
+TEST(WorkerConfigNumericValues, TheDrainTimeoutSetInCodeIsBoundedWhereItIsConverted) {
+  worker_config config;  // an embedder's, not parsed: any int64 may be in the field
+  using std::chrono::milliseconds;
+  config.shutdown_drain_timeout_ms = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(config.shutdown_drain_timeout(), milliseconds{2147483647});
+  EXPECT_GT(std::chrono::nanoseconds{config.shutdown_drain_timeout() + std::chrono::seconds{5}}.count(), 0);
+  config.shutdown_drain_timeout_ms = -5;
+  EXPECT_EQ(config.shutdown_drain_timeout(), milliseconds{0});
+  config.shutdown_drain_timeout_ms = 1234;
+  EXPECT_EQ(config.shutdown_drain_timeout(), milliseconds{1234});
 }
 
 TEST(WorkerConfigNumericValues, WhitespaceAroundValuesIsTrimmedLikeKafka) {
