@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing (and builds the default librdkafka, once), checks the
-# formatting (scripts/format.sh --check), builds everything, and runs every test; then runs the
+# formatting (scripts/format.sh --check) and the house rules (scripts/check-house.sh), builds everything, and runs every test; then runs the
 # system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three) and, on the first one, the interop tests with Kafka
 # Connect's own Java status store; then builds the unit, actor, integration and app tests against
 # Debian 12's librdkafka 2.0.2, the oldest supported version, and runs them; then
@@ -16,6 +16,8 @@ bash scripts/install-deps.sh
 
 echo "== format: every C++ file as .clang-format says (scripts/format.sh --check) =="
 bash scripts/format.sh --check
+echo "== house rules: function and file sizes, README length, duplicates (scripts/check-house.sh) =="
+bash scripts/check-house.sh
 
 echo "== build (RelWithDebInfo) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
