@@ -20,6 +20,7 @@
 //               bench/results/rest-expand.json).
 // Each measurement runs in a child process of its own (same binary, --child MODE), so memory figures
 // and allocator state never mix. Prints a table of ratios and writes the raw figures as JSON.
+#include "bench_options.hpp"
 #include "bench_support.hpp"
 
 #include "actors/kafka/mock_cluster.hpp"
@@ -28,7 +29,6 @@
 #include "config/logging.hpp"
 #include "messages/status_updates.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -130,31 +130,6 @@ nlohmann::json child(const std::string& mode, const options& o) {
   throw std::runtime_error("unknown mode " + mode);
 }
 
-/// The sizes and rates a child needs, by flag: parse() reads them, run_child() passes them on, so a
-/// new option is named once.
-struct numeric_option {
-  const char* flag;
-  uint64_t options::*count = nullptr;
-  double options::*real = nullptr;
-};
-constexpr numeric_option numeric_options[] = {
-    {"--updates", &options::updates},
-    {"--keys", &options::keys},
-    {"--replay-records", &options::replay_records},
-    {"--memory-keys", &options::memory_keys},
-    {"--latency-rate", nullptr, &options::latency_rate},
-    {"--outage-seconds", nullptr, &options::outage_seconds},
-    {"--outage-updates", &options::outage_updates},
-    {"--outage-keys", &options::outage_keys},
-    {"--storm-updates", &options::storm_updates},
-    {"--storm-keys", &options::storm_keys},
-    {"--rebalance-connectors", &options::rebalance_connectors},
-    {"--rest-connectors", &options::rest_connectors},
-    {"--rest-tasks", &options::rest_tasks},
-    {"--rest-requests", &options::rest_requests},
-    {"--rest-rounds", &options::rest_rounds},
-};
-
 void print_rest_rows(const nlohmann::json& r) {
   const auto& e = r["expand"];
   const auto& p = r["per_connector"];
@@ -174,73 +149,12 @@ void print_rest_rows(const nlohmann::json& r) {
               p["requests_per_s"].get<double>(), e["requests_per_s"].get<double>());
 }
 
-nlohmann::json run_child(const std::string& self, const std::string& mode, const options& o) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipe_fds[1], STDOUT_FILENO);
-    close(pipe_fds[0]);
-    std::vector<std::string> args{self, "--child", mode, "--bootstrap-servers", o.bootstrap};
-    for (const auto& n : numeric_options) {
-      args.emplace_back(n.flag);
-      args.push_back(n.count ? std::to_string(o.*n.count) : std::to_string(o.*n.real));
-    }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(self.c_str(), argv.data());
-    _exit(127);
-  }
-  close(pipe_fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
-  close(pipe_fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(mode + " failed: " + out);
-  // The figures are the child's last line (librdkafka or CAF may have printed before it).
-  return last_json_line(out);
-}
-
-options parse(int argc, char** argv, std::string& child_mode, std::string& only) {
-  options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--child")
-      child_mode = next();
-    else if (a == "--bootstrap-servers")
-      o.bootstrap = next();
-    else if (a == "--java-driver")
-      o.java_driver = next();
-    else if (a == "--json")
-      o.json_path = next();
-    else if (a == "--only")
-      only = next();
-    else if (const auto* n = std::find_if(std::begin(numeric_options), std::end(numeric_options),
-                                          [&](const numeric_option& x) { return a == x.flag; });
-             n != std::end(numeric_options)) {
-      if (n->count)
-        o.*n->count = std::stoull(next());
-      else
-        o.*n->real = std::stod(next());
-    } else
-      throw std::runtime_error("unknown option " + a + " (see the comment at the top of bench/status_store_bench.cpp)");
-  }
-  return o;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     std::string child_mode, only;
-    options o = parse(argc, argv, child_mode, only);
+    options o = parse_options(argc, argv, child_mode, only);
     if (!only.empty() && only != "rest-expand") throw std::runtime_error("--only takes rest-expand");
     const bool json_given = std::find(argv, argv + argc, std::string{"--json"}) != argv + argc;
     if (!only.empty() && !json_given) o.json_path = "bench/results/rest-expand.json";
