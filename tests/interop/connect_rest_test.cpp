@@ -6,11 +6,13 @@
 // order-preserving JSON and must be equal field by field and in order, after three documented
 // normalisations (docs/testing.md): Connect's "type" is read as status-store's "unknown" and ?expand=info's
 // "info" removed (both from the connector's configuration, which a status store does not have) after
-// checking them, and
-// the top-level order of GET /connectors and ?expand (Connect's Java HashMap/HashSet order) is sorted
-// as status-store's is. A second worker with topic.tracking.enable=false answers the tracking-off 403s.
+// checking them, and the top-level order of GET /connectors and ?expand (Connect's Java HashMap/HashSet
+// order) is sorted as status-store's is. A second worker with topic.tracking.enable=false answers the
+// tracking-off 403s.
 #include "connect_worker.hpp"
 #include "java_driver.hpp"
+#include "rest_parity.hpp"
+#include "status_store_service.hpp"
 
 #include "app/store/store.hpp"
 #include "config/worker_config.hpp"
@@ -29,7 +31,6 @@
 using namespace status_store;
 using namespace status_store::interop;
 using namespace std::chrono_literals;
-using ordered = nlohmann::ordered_json;
 
 namespace {
 
@@ -43,51 +44,11 @@ std::string env(const char* name) {
   return value ? value : "";
 }
 
-/// `status-store run` on the shared status topic; its port is read from its first line.
-struct status_store_service {
-  std::unique_ptr<child_process> process;
-  int port = 0;
-
-  /// `settings`: "key=value" for --set, e.g. topic.tracking.allow.reset=true.
-  status_store_service(const std::string& bootstrap, const std::string& topic, const std::vector<std::string>& settings,
-                       const std::string& log) {
-    std::vector<std::string> command{STATUS_STORE_BINARY_DIR "/status-store",
-                                     "run",
-                                     "--bootstrap-servers",
-                                     bootstrap,
-                                     "--topic",
-                                     topic,
-                                     "--listen",
-                                     "127.0.0.1:0",
-                                     "--set",
-                                     "status.storage.replication.factor=1"};
-    for (const auto& setting : settings) {
-      command.push_back("--set");
-      command.push_back(setting);
-    }
-    process = std::make_unique<child_process>(command, log);
-    // stdout's line once the store has started (the log says "listening on" before the replay)
-    const std::regex listening{"status-store running: .*HTTP on http://127\\.0\\.0\\.1:([0-9]+)"};
-    for (int i = 0; i < 600 && process->running(); ++i) {
-      std::smatch m;
-      const std::string text = process->log();
-      if (std::regex_search(text, m, listening)) {
-        port = std::stoi(m[1]);
-        return;
-      }
-      std::this_thread::sleep_for(100ms);
-    }
-    throw std::runtime_error("status-store run did not start:\n" + process->log());
-  }
-};
-
 std::string setup_error;
 std::unique_ptr<connect_worker> connect;
 std::unique_ptr<status_store_service> service;  // topic.tracking.allow.reset=true
 std::string bootstrap;
 std::string run_prefix;  // this run's Connect group and topic names start with it
-
-ordered parse(const std::string& body) { return body.empty() ? ordered{} : ordered::parse(body); }
 
 /// Connect's "type" comes from the connector's class, which a status store cannot know, so status-store
 /// says "unknown" (ConnectorType.UNKNOWN, what Connect says of a connector it cannot tell): Connect's is
@@ -97,46 +58,11 @@ void unknown_type(ordered& status) {
   status["type"] = "unknown";
 }
 
-ordered sorted_object(const ordered& object) {
-  std::map<std::string, ordered> by_name;
-  for (auto it = object.begin(); it != object.end(); ++it) by_name.emplace(it.key(), it.value());
-  ordered out = ordered::object();
-  for (auto& [name, value] : by_name) out[name] = value;
-  return out;
-}
-
-struct compared {
-  rest_answer connect, store;
-  std::string connect_json, store_json;  // normalised, dumped again
-};
-
-/// Asks both services until the normalised bodies agree (each reads the topic at its own pace) or
-/// 15 s pass; returns the last answers either way, for the test to assert on.
+/// Both services' answers to one request, compared after the normalisations (rest_parity.hpp).
 compared ask_both(const std::string& method, const std::string& path,
                   const std::function<void(ordered&)>& normalise_connect = {},
                   const std::function<void(ordered&)>& normalise_store = {}) {
-  compared c;
-  const auto deadline = std::chrono::steady_clock::now() + 15s;
-  do {
-    c.connect = rest_call(connect->port(), method, path);
-    c.store = rest_call(service->port, method, path);
-    try {
-      ordered a = parse(c.connect.body), b = parse(c.store.body);
-      if (normalise_connect) normalise_connect(a);
-      if (normalise_store) normalise_store(b);
-      c.connect_json = a.dump();
-      c.store_json = b.dump();
-    } catch (const std::exception& e) {
-      std::printf("[parity] %s %s: %s\n", method.c_str(), path.c_str(), e.what());
-      c.connect_json = "unparsable: " + c.connect.body;
-      c.store_json = "unparsable: " + c.store.body;
-    }
-    if (c.connect.status == c.store.status && c.connect_json == c.store_json) break;
-    std::this_thread::sleep_for(250ms);
-  } while (std::chrono::steady_clock::now() < deadline);
-  std::printf("[parity] %s %s: Connect %d, status-store %d, %zu bytes\n", method.c_str(), path.c_str(),
-              c.connect.status, c.store.status, c.store.body.size());
-  return c;
+  return interop::ask_both(connect->port(), service->port, method, path, normalise_connect, normalise_store);
 }
 
 bool connect_shows(const std::string& path, const std::function<bool(const ordered&)>& ready) {
@@ -145,22 +71,6 @@ bool connect_shows(const std::string& path, const std::function<bool(const order
     return a.status == 200 && ready(ordered::parse(a.body));
   } catch (const std::exception&) {
     return false;
-  }
-}
-
-/// Creates a connector through Connect's REST API. A worker that answers REST may still be joining
-/// its group or reading its config topic, and then refuses with 409 or 500 for a moment: retried for
-/// up to 60 s, and the last answer is in the error.
-void create_connector(const std::string& method, const std::string& path, const std::string& body,
-                      const std::string& name) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60};
-  for (;;) {
-    const auto answer = rest_call(connect->port(), method, path, body);
-    if (answer.status == 201) return;
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("Connect did not create " + name + ": " + std::to_string(answer.status) + " " +
-                               answer.body);
-    std::this_thread::sleep_for(std::chrono::milliseconds{250});
   }
 }
 
@@ -182,11 +92,11 @@ class ConnectRestParity : public ::testing::Test {
           R"({"connector.class":"statusstore.interop.ParitySourceConnector","tasks.max":"2",)"
           R"("parity.topics":"parity-orders,parity-payments","parity.failing.tasks":"1",)"
           R"("topic.creation.default.replication.factor":"1","topic.creation.default.partitions":"1"})";
-      create_connector("PUT", source_path + "/config", config, source);
+      connect->create_connector("PUT", source_path + "/config", config, source);
       const std::string paused_body =
           R"({"name":"parity-paused","config":{"connector.class":)"
           R"("statusstore.interop.ParitySourceConnector","tasks.max":"1"},"initial_state":"PAUSED"})";
-      create_connector("POST", "/connectors", paused_body, paused);
+      connect->create_connector("POST", "/connectors", paused_body, paused);
 
       // status-store's own writes, which Connect reads: a task Connect never runs and a topic.
       {

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -87,6 +88,19 @@ connect_worker::connect_worker(const std::string& bootstrap, const std::string& 
   throw std::runtime_error("the Connect worker did not answer GET /connectors within " +
                            std::to_string(start_timeout.count()) + " s; its log ends:\n" +
                            log.substr(log.size() > 4000 ? log.size() - 4000 : 0));
+}
+
+void connect_worker::create_connector(const std::string& method, const std::string& path, const std::string& body,
+                                      const std::string& name) const {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60};
+  for (;;) {
+    const auto answer = rest_call(port_, method, path, body);
+    if (answer.status == 201) return;
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("Connect did not create " + name + ": " + std::to_string(answer.status) + " " +
+                               answer.body);
+    std::this_thread::sleep_for(std::chrono::milliseconds{250});
+  }
 }
 
 }  // namespace status_store::interop

@@ -41,6 +41,12 @@ class connect_worker {
   /// The scratch directory of its properties and log (also for the caller's logs).
   const std::string& dir() const { return dir_; }
 
+  /// Creates a connector through the REST API. A worker that answers REST may still be joining its
+  /// group or reading its config topic, and then refuses with 409 or 500 for a moment: retried for up
+  /// to 60 s; throws std::runtime_error with the last answer.
+  void create_connector(const std::string& method, const std::string& path, const std::string& body,
+                        const std::string& name) const;
+
  private:
   std::string prefix_;
   std::string dir_;
