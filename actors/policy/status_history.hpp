@@ -1,0 +1,70 @@
+#pragma once
+// The last transitions of every connector and task, as the status view reads them from the topic:
+// bounded per key and in total, a key's history gone with its tombstone. Pure logic: no actor, no
+// Kafka; the caller passes each record's time (docs/operations.md).
+//
+// A record is a transition when its state, worker or generation differs from the key's last one; the
+// same status written again (a retry's second copy, a putSafe rewrite) adds nothing. Beyond the total
+// cap the oldest transitions go first, whichever key they belong to, in batches of a tenth of the cap
+// so that a full history costs amortised O(log n) per record, not a scan each.
+#include "messages/status.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace status_store {
+
+struct status_transition {
+  status_state state = status_state::unassigned;
+  std::string worker_id;
+  int32_t generation = 0;
+  std::string trace_first_line;  // empty when the status had no trace
+  int64_t timestamp_ms = 0;      // the record's timestamp
+  bool own = false;              // written by this store (its writer header)
+  friend bool operator==(const status_transition&, const status_transition&) = default;
+};
+
+/// The first line of a trace, cut to `max_bytes` without splitting a UTF-8 character.
+std::string first_line_of(std::string_view trace, std::size_t max_bytes = 512);
+
+class status_history {
+ public:
+  struct limits {
+    uint32_t per_key = 16;
+    std::size_t total = 1'000'000;
+  };
+
+  explicit status_history(limits l) : limits_{l} {}
+
+  /// One status record of `key`: kept when it is a transition; returns whether it was.
+  bool record(std::string_view key, status_transition t);
+  /// A tombstone: the key and its history are gone.
+  void erase(std::string_view key);
+  /// The key's transitions, oldest first; empty when none is known.
+  std::vector<status_transition> of(std::string_view key) const;
+  /// The oldest transition's timestamp: how far back the history reaches; nullopt when empty.
+  std::optional<int64_t> reaches_back_to() const;
+
+  std::size_t transitions() const { return total_; }
+  std::size_t keys() const { return keys_.size(); }
+
+ private:
+  struct entry {
+    uint64_t sequence;
+    status_transition transition;
+  };
+  void evict_oldest();
+
+  limits limits_;
+  std::map<std::string, std::deque<entry>, std::less<>> keys_;  // oldest first
+  std::size_t total_ = 0;
+  uint64_t next_sequence_ = 0;
+};
+
+}  // namespace status_store
