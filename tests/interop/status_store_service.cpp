@@ -9,8 +9,8 @@ namespace status_store::interop {
 
 using namespace std::chrono_literals;
 
-status_store_service::status_store_service(const std::string& bootstrap, const std::string& topic, const std::vector<std::string>& settings,
-                     const std::string& log) {
+status_store_service::status_store_service(const std::string& bootstrap, const std::string& topic,
+                                           const std::vector<std::string>& settings, const std::string& log) {
   std::vector<std::string> command{STATUS_STORE_BINARY_DIR "/status-store",
                                    "run",
                                    "--bootstrap-servers",

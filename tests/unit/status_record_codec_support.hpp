@@ -62,7 +62,8 @@ inline parsed_key key_ok(std::string_view key) {
   return std::get<parsed_key>(result);
 }
 
-inline status_value value(status_state state, std::optional<std::string> trace, std::string worker, int32_t generation) {
+inline status_value value(status_state state, std::optional<std::string> trace, std::string worker,
+                          int32_t generation) {
   return status_value{state, std::move(trace), std::move(worker), generation};
 }
 
@@ -70,7 +71,6 @@ inline std::string with_generation(std::string_view generation_literal) {
   return std::string(R"({"state":"RUNNING","trace":null,"worker_id":"w","generation":)") +
          std::string(generation_literal) + "}";
 }
-
 
 }  // namespace codec_test
 }  // namespace status_store
