@@ -5,6 +5,7 @@
 #include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "config/kafka_value_parsing.hpp"
+#include "config/rest_setting_defs.hpp"
 #include "config/rest_settings_parts.hpp"
 #include "config/secret_masking.hpp"
 
@@ -66,20 +67,6 @@ rest_listener parse_listener(std::string_view key, const std::string& item) {
   return listener;
 }
 
-/// A LIST of listener URLs, each checked (RestServerConfig's validators, then createConnector).
-std::vector<rest_listener> parse_listeners(std::string_view key, std::string_view value, bool may_be_empty) {
-  const std::vector<std::string> items = rest_parts::parse_list(value);
-  if (items.empty() && !may_be_empty) {
-    throw invalid(key, value, "At least one URL is expected, ex: http://localhost:8080,https://localhost:8443");
-  }
-  std::vector<rest_listener> listeners;
-  for (const std::string& item : items) {
-    if (item.empty()) throw invalid(key, value, "Empty URL found when parsing " + std::string{key} + " list");
-    listeners.push_back(parse_listener(key, item));
-  }
-  return listeners;
-}
-
 bool equals_any(std::string_view key, const auto& names) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
@@ -89,20 +76,11 @@ class rest_settings_parser {
   rest_settings_parser(const properties& props, std::string_view kafka_opts) : props_{props}, kafka_opts_{kafka_opts} {}
 
   rest_settings parse() {
-    if (const auto value = rest_parts::value_of(props_, keys::listeners)) {
-      settings_.listeners = parse_listeners(keys::listeners, *value, false);
+    // The rows that stand alone; the TLS and Basic auth settings depend on each other and on a prefix.
+    for (const setting_def<rest_settings>& def : rest_setting_defs()) {
+      if (def.apply == nullptr) continue;
+      if (const auto value = rest_parts::value_of(props_, def.key)) def.apply(def.key, *value, settings_);
     }
-    if (const auto value = rest_parts::value_of(props_, keys::admin_listeners)) {
-      settings_.admin_listeners = parse_listeners(keys::admin_listeners, *value, true);
-    }
-    if (const auto port = rest_parts::value_of(props_, keys::advertised_port)) {
-      parse_integer<int32_t>(keys::advertised_port, *port);
-    }
-    if (const auto value = rest_parts::value_of(props_, keys::client_auth)) {
-      rest_parts::parse_client_auth(keys::client_auth, *value);
-    }
-    settings_.allow_origin = std::string{rest_parts::value_of(props_, keys::allow_origin).value_or("")};
-    settings_.allow_methods = std::string{rest_parts::value_of(props_, keys::allow_methods).value_or("")};
     note_unused_keys();
     if (settings_.has_https_listener()) settings_.tls = rest_parts::parse_tls_settings(props_, settings_.notes);
     settings_.basic_auth = rest_parts::parse_basic_auth(props_, kafka_opts_, settings_.notes);
@@ -131,8 +109,7 @@ class rest_settings_parser {
         note(key + " is not used without access.control.allow.origin, as in Connect");
       } else if (key == keys::client_auth && !settings_.has_https_listener()) {
         https_unused.push_back(key);
-      } else if (key != keys::listeners && key != keys::allow_origin && key != keys::allow_methods &&
-                 key != keys::client_auth && key != keys::extension_classes && key != keys::jaas_file) {
+      } else if (find_setting(rest_setting_defs(), key) == nullptr) {
         note("Unknown configuration '" + key + "' was supplied but isn't a known config.");
       }
     }
@@ -156,6 +133,19 @@ class rest_settings_parser {
 }  // namespace
 
 namespace rest_parts {
+
+std::vector<rest_listener> parse_listeners(std::string_view key, std::string_view value, bool may_be_empty) {
+  const std::vector<std::string> items = rest_parts::parse_list(value);
+  if (items.empty() && !may_be_empty) {
+    throw invalid(key, value, "At least one URL is expected, ex: http://localhost:8080,https://localhost:8443");
+  }
+  std::vector<rest_listener> listeners;
+  for (const std::string& item : items) {
+    if (item.empty()) throw invalid(key, value, "Empty URL found when parsing " + std::string{key} + " list");
+    listeners.push_back(parse_listener(key, item));
+  }
+  return listeners;
+}
 
 std::optional<std::string_view> value_of(const properties& props, std::string_view key) {
   const auto found = props.find(std::string{key});

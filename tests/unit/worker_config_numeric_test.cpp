@@ -274,5 +274,15 @@ TEST(WorkerConfigBackoffCrossCheck, AppliesToDefaultsToo) {
   EXPECT_EQ(error->rule(), "Value must be <= status.storage.retry.max.backoff.ms=10000");
 }
 
+TEST(WorkerConfigBackoffCrossCheck, IsCheckedRightAfterTheRetrySettingsAsBefore) {
+  // The settings table runs it after the five retry rows, so a later row's error does not hide it.
+  const auto error = error_for(with({{"status.storage.retry.initial.backoff.ms", "500"},
+                                     {"status.storage.retry.max.backoff.ms", "400"},
+                                     {"producer.message.timeout.ms", "0"}}));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->property(), "status.storage.retry.initial.backoff.ms");
+  EXPECT_EQ(error->rule(), "Value must be <= status.storage.retry.max.backoff.ms=400");
+}
+
 }  // namespace
 }  // namespace status_store
