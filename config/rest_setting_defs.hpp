@@ -3,7 +3,8 @@
 // Connect's names and defaults. parse_rest_settings applies the rows that stand alone (listeners,
 // CORS, ...); the HTTPS listener's TLS settings and Basic auth are read by rest_tls_settings.cpp and
 // rest_basic_auth.cpp, as their prefix and all-or-nothing rules do not fit one row per key. The rows
-// are docs/configuration.md's REST table and decide whether check-config masks each key.
+// are what check-config prints (effective_rest_config), docs/configuration.md's REST table, and decide
+// whether each key is masked.
 #include "config/rest_settings.hpp"
 #include "config/setting_def.hpp"
 

@@ -23,12 +23,9 @@ constexpr std::string_view https_prefix = "listeners.https.";
 constexpr std::string_view admin_listeners = "admin.listeners";
 constexpr std::string_view admin_https_prefix = "admin.listeners.https.";
 constexpr std::string_view advertised_port = "rest.advertised.port";
-constexpr std::string_view allow_origin = "access.control.allow.origin";
 constexpr std::string_view allow_methods = "access.control.allow.methods";
 constexpr std::string_view response_headers = "response.http.headers.config";
 constexpr std::string_view client_auth = "ssl.client.auth";
-constexpr std::string_view extension_classes = "rest.extension.classes";
-constexpr std::string_view jaas_file = "status.rest.jaas.config.file";
 }  // namespace keys
 
 constexpr std::array<std::string_view, 3> advertised_keys{"rest.advertised.host.name", keys::advertised_port,
@@ -189,45 +186,15 @@ rest_settings parse_rest_settings(const properties& props, std::string_view kafk
 
 std::vector<std::pair<std::string, std::string>> effective_rest_config(const rest_settings& settings) {
   std::map<std::string, std::string> rows;
-  const auto join_urls = [](const std::vector<rest_listener>& listeners) {
-    std::string joined;
-    for (const auto& l : listeners) joined += (joined.empty() ? "" : ",") + l.url;
-    return joined;
-  };
-  if (!settings.listeners.empty()) rows.emplace(keys::listeners, join_urls(settings.listeners));
-  if (!settings.admin_listeners.empty()) rows.emplace(keys::admin_listeners, join_urls(settings.admin_listeners));
-  rows.emplace(keys::allow_origin, settings.allow_origin);
-  rows.emplace(keys::allow_methods, settings.allow_methods);
-  if (settings.basic_auth) {
-    rows.emplace(keys::extension_classes, std::string{basic_auth_extension_class});
-    rows.emplace(keys::jaas_file, settings.basic_auth->jaas_file);
+  for (const setting_def<rest_settings>& def : rest_setting_defs()) {
+    const std::optional<std::string> value = def.show == nullptr ? std::nullopt : def.show(settings);
+    if (!value) continue;
+    // A TLS setting is shown under the key it was read from (listeners.https.ssl.* or ssl.*).
+    const std::string key =
+        settings.tls && def.key.starts_with("ssl.") ? settings.tls->key(def.key) : std::string{def.key};
+    rows.emplace(key, mask_if_secret(key, *value));
   }
-  if (const auto& tls = settings.tls) {
-    const auto add = [&](std::string_view name, const std::string& value) {
-      if (!value.empty()) rows.emplace(tls->key(name), value);
-    };
-    add("ssl.keystore.type", tls->keystore_type);
-    add("ssl.keystore.location", tls->keystore_location);
-    add("ssl.keystore.password", tls->keystore_password);
-    add("ssl.keystore.key", tls->keystore_key);
-    add("ssl.keystore.certificate.chain", tls->keystore_certificate_chain);
-    add("ssl.key.password", tls->key_password);
-    if (!tls->truststore_location.empty() || !tls->truststore_certificates.empty()) {
-      add("ssl.truststore.type", tls->truststore_type);
-    }
-    add("ssl.truststore.location", tls->truststore_location);
-    add("ssl.truststore.password", tls->truststore_password);
-    add("ssl.truststore.certificates", tls->truststore_certificates);
-    add("ssl.client.auth", tls->client_auth);
-    std::string protocols, suites;
-    for (const auto& p : tls->enabled_protocols) protocols += (protocols.empty() ? "" : ",") + p;
-    for (const auto& s : tls->cipher_suites) suites += (suites.empty() ? "" : ",") + s;
-    add("ssl.enabled.protocols", protocols);
-    add("ssl.cipher.suites", suites);
-  }
-  std::vector<std::pair<std::string, std::string>> sorted;
-  for (const auto& [key, value] : rows) sorted.emplace_back(key, mask_if_secret(key, value));
-  return sorted;
+  return {rows.begin(), rows.end()};
 }
 
 }  // namespace status_store

@@ -52,9 +52,10 @@ struct setting_def {
   /// Parses the trimmed value, validates it (config_error naming the key and the rule) and stores it;
   /// null for a row whose key is read by its own parser (the REST listener's).
   void (*apply)(std::string_view key, std::string_view value, Config& config) = nullptr;
-  /// The value as check-config prints it (unmasked); also gives the documented default from Config{}.
-  std::string (*show)(const Config& config) = nullptr;
-  /// The documented default (markdown) when there is no `show`; "" = none.
+  /// The value as check-config prints it (unmasked), nullopt when it is not in effect (a TLS setting
+  /// without an https listener); also gives the documented default, from Config{}.
+  std::optional<std::string> (*show)(const Config& config) = nullptr;
+  /// The documented default (markdown) instead of show(Config{}); "" = none.
   std::string_view default_text = {};
   /// A rule across this row and those above it, checked right after them whether or not this key was
   /// given (the KIP's initial <= max backoff, which ConfigDef leaves to the config class).
@@ -70,13 +71,13 @@ const setting_def<Config>* find_setting(std::span<const setting_def<Config>> tab
   return nullptr;
 }
 
-/// The default as docs/configuration.md shows it: `value` (from Config{}), **required**, the row's own
-/// text, or — for none.
+/// The default as docs/configuration.md shows it: **required**, the row's own text, `value` (from
+/// Config{}), or — for none.
 template <typename Config>
 std::string documented_default(const setting_def<Config>& def) {
   if (def.required) return "**required**";
-  if (def.show == nullptr) return def.default_text.empty() ? "—" : std::string{def.default_text};
-  const std::string value = def.show(Config{});
+  if (!def.default_text.empty()) return std::string{def.default_text};
+  const std::string value = def.show == nullptr ? "" : def.show(Config{}).value_or("");
   return value.empty() ? "—" : "`" + value + "`";
 }
 

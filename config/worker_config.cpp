@@ -203,7 +203,8 @@ worker_config parse_worker_config(const properties& props, std::vector<std::stri
 
 std::vector<std::pair<std::string, std::string>> effective_config(const worker_config& config) {
   std::map<std::string, std::string> settings;
-  for (const setting_def<worker_config>& def : worker_settings()) settings.emplace(def.key, def.show(config));
+  for (const setting_def<worker_config>& def : worker_settings())
+    settings.emplace(def.key, def.show(config).value_or(""));
   const auto add_prefixed = [&settings](std::string_view prefix, const std::map<std::string, std::string>& layer) {
     // Our own settings come first in the map, so a pass-through entry can never replace one.
     for (const auto& [key, value] : layer) settings.emplace(std::string{prefix} + key, value);

@@ -72,6 +72,7 @@ constexpr std::string_view connect_default =
     "Connect's default (DistributedConfig), so a worker file means the same here";
 
 using def = setting_def<worker_config>;
+using shown = std::optional<std::string>;
 
 // clang-format off
 constexpr std::array<def, 17> table{{
@@ -84,7 +85,7 @@ constexpr std::array<def, 17> table{{
      if (c.bootstrap_servers.empty())
        throw invalid(key, value, "Must list at least one host:port, or be \"mock\" for the embedded mock cluster");
    },
-   .show = [](const worker_config& c) { return c.bootstrap_servers; }},
+   .show = [](const worker_config& c) -> shown { return c.bootstrap_servers; }},
   {.key = "group.id", .type = setting_type::string, .valid_values = "non-blank",
    .documentation = "client id base: the status clients are `<group.id>-statuses` (like Connect)",
    .default_reason = "Connect's client id base fallback",
@@ -95,14 +96,14 @@ constexpr std::array<def, 17> table{{
      require_no_nul(key, value);
      c.group_id = std::string{value};
    },
-   .show = [](const worker_config& c) { return c.group_id; }},
+   .show = [](const worker_config& c) -> shown { return c.group_id; }},
   {.key = "client.id", .type = setting_type::string, .valid_values = "",
    .documentation = "appended to the client id base, as in Connect", .default_reason = "unset, as in Connect",
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      require_no_nul(key, value);
      c.client_id = std::string{value};  // blank means unset, as in clientIdBase
    },
-   .show = [](const worker_config& c) { return c.client_id; }},
+   .show = [](const worker_config& c) -> shown { return c.client_id; }},
   {.key = "status.storage.topic", .type = setting_type::string, .valid_values = "a Kafka topic name",
    .documentation = "the status topic (missing or blank: Connect's \"Must specify topic for connector status.\" "
                     "and the property to set)",
@@ -113,14 +114,14 @@ constexpr std::array<def, 17> table{{
      require_legal_topic_name(key, value);
      c.status_topic = std::string{value};
    },
-   .show = [](const worker_config& c) { return c.status_topic; }},
+   .show = [](const worker_config& c) -> shown { return c.status_topic; }},
   {.key = "status.storage.partitions", .type = setting_type::int_, .valid_values = "positive or -1",
    .documentation = "partitions when the topic is created", .default_reason = connect_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.partitions = positive_or_minus_one<int32_t>(
          key, value, "Number of partitions must be positive, or -1 to use the broker's default");
    },
-   .show = [](const worker_config& c) { return std::to_string(c.partitions); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.partitions); }},
   {.key = "status.storage.replication.factor", .type = setting_type::short_, .valid_values = "positive or -1",
    .documentation = "replication factor when the topic is created", .default_reason = connect_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
@@ -129,7 +130,7 @@ constexpr std::array<def, 17> table{{
          "Replication factor must be positive and not larger than the number of brokers in the Kafka cluster, or -1 "
          "to use the broker's default");
    },
-   .show = [](const worker_config& c) { return std::to_string(c.replication_factor); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.replication_factor); }},
   {.key = "status.storage.retry.max.retries", .type = setting_type::int_, .valid_values = "[0, 2147483647]",
    .documentation = "retries after the first attempt (attempts = 1 + retries); 0 = no retry",
    .default_reason = "the KIP's default: six attempts, 9.3 s of backoff between them (300 + 600 + 1200 + 2400 + "
@@ -137,33 +138,33 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.retry.max_retries = integer_in<int32_t>(key, value, 0, static_cast<int32_t>(max_int));
    },
-   .show = [](const worker_config& c) { return std::to_string(c.retry.max_retries); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.retry.max_retries); }},
   {.key = "status.storage.retry.initial.backoff.ms", .type = setting_type::long_,
    .valid_values = "[0, 9223372036854775807], ≤ max", .documentation = "backoff before the first retry",
    .default_reason = kip_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.retry.initial_backoff_ms = integer_in<int64_t>(key, value, 0, max_long);
    },
-   .show = [](const worker_config& c) { return std::to_string(c.retry.initial_backoff_ms); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.retry.initial_backoff_ms); }},
   {.key = "status.storage.retry.max.backoff.ms", .type = setting_type::long_,
    .valid_values = "[0, 9223372036854775807]", .documentation = "cap of the exponential part",
    .default_reason = kip_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.retry.max_backoff_ms = integer_in<int64_t>(key, value, 0, max_long);
    },
-   .show = [](const worker_config& c) { return std::to_string(c.retry.max_backoff_ms); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.retry.max_backoff_ms); }},
   {.key = "status.storage.retry.backoff.multiplier", .type = setting_type::double_,
    .valid_values = "[1.0, ∞), finite", .documentation = "growth per retry", .default_reason = kip_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.retry.backoff_multiplier = double_in(key, value, 1.0, std::numeric_limits<double>::infinity());
    },
-   .show = [](const worker_config& c) { return format_double(c.retry.backoff_multiplier); }},
+   .show = [](const worker_config& c) -> shown { return format_double(c.retry.backoff_multiplier); }},
   {.key = "status.storage.retry.jitter.factor", .type = setting_type::double_, .valid_values = "[0.0, 1.0]",
    .documentation = "random extra delay, as a fraction of the capped backoff", .default_reason = kip_default,
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.retry.jitter_factor = double_in(key, value, 0.0, 1.0);
    },
-   .show = [](const worker_config& c) { return format_double(c.retry.jitter_factor); },
+   .show = [](const worker_config& c) -> shown { return format_double(c.retry.jitter_factor); },
    .cross_check = check_backoff_order},
   {.key = "producer.message.timeout.ms", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
    .documentation = "bound of **one** attempt (librdkafka's `message.timeout.ms`, whose own upper bound is "
@@ -175,7 +176,7 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.message_timeout_ms = integer_in<int64_t>(key, value, 1, max_int);
    },
-   .show = [](const worker_config& c) { return std::to_string(c.message_timeout_ms); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.message_timeout_ms); }},
   {.key = "status.storage.shutdown.drain.timeout.ms", .type = setting_type::long_, .valid_values = "[0, 2147483647]",
    .documentation = "how long `stop()` drains before counting what is left as failed. At most Integer.MAX_VALUE "
                     "ms (24.8 days), as Kafka bounds its ms settings and status-store its other timeouts: \"drain "
@@ -187,7 +188,7 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.shutdown_drain_timeout_ms = integer_in<int64_t>(key, value, 0, defaults::max_shutdown_drain_timeout_ms);
    },
-   .show = [](const worker_config& c) { return std::to_string(c.shutdown_drain_timeout_ms); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.shutdown_drain_timeout_ms); }},
   {.key = "status.storage.startup.timeout.ms", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
    .documentation = "how long start-up may take to set up the topic and replay it to its end (retrying while "
                     "brokers start or a just-created topic has no leaders yet); then start fails with a clear error",
@@ -197,7 +198,7 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.startup_timeout_ms = integer_in<int64_t>(key, value, 1, max_int);
    },
-   .show = [](const worker_config& c) { return std::to_string(c.startup_timeout_ms); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.startup_timeout_ms); }},
   {.key = "status.storage.trace.max.bytes", .type = setting_type::long_, .valid_values = "[1024, 2147483647]",
    .documentation = "longest trace written, in UTF-8 bytes before JSON escaping; a longer one is cut (see "
                     "[oversized traces](configuration.md#oversized-traces)); below 1 KiB the cut's marker would "
@@ -209,7 +210,7 @@ constexpr std::array<def, 17> table{{
      c.trace_max_bytes = static_cast<int32_t>(
          integer_in<int64_t>(key, value, static_cast<int64_t>(min_trace_budget_bytes), max_int));
    },
-   .show = [](const worker_config& c) { return std::to_string(c.trace_max_bytes); }},
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.trace_max_bytes); }},
   {.key = "topic.tracking.allow.reset", .type = setting_type::boolean, .valid_values = "`true` or `false`, any case",
    .documentation = "whether `status-store run` answers `PUT /connectors/{name}/topics/reset` with a 202 and a "
                     "tombstone per topic status of the connector; when false, Connect's `403 "
@@ -219,7 +220,7 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.topic_tracking_allow_reset = boolean_of(key, value);
    },
-   .show = [](const worker_config& c) { return text(c.topic_tracking_allow_reset); }},
+   .show = [](const worker_config& c) -> shown { return text(c.topic_tracking_allow_reset); }},
   {.key = "topic.tracking.enable", .type = setting_type::boolean, .valid_values = "`true` or `false`, any case",
    .documentation = "whether `status-store run` serves `GET /connectors/{name}/topics` and `PUT …/topics/reset` at "
                     "all; when false, both answer Connect's `403 {\"error_code\":403,\"message\":\"Topic tracking is "
@@ -231,7 +232,7 @@ constexpr std::array<def, 17> table{{
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.topic_tracking_enable = boolean_of(key, value);
    },
-   .show = [](const worker_config& c) { return text(c.topic_tracking_enable); }},
+   .show = [](const worker_config& c) -> shown { return text(c.topic_tracking_enable); }},
 }};
 // clang-format on
 
