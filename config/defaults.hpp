@@ -1,5 +1,6 @@
 #pragma once
-// Every compile-time default of status-store in one place, each with the reason it has that value.
+// Every compile-time default of status-store in one place. Why a setting's default is what it is, its
+// row of config/worker_settings.cpp says (docs/configuration.md's table); the others say it here.
 #include <cstdint>
 #include <string_view>
 
@@ -18,12 +19,19 @@ inline constexpr int64_t max_backoff_ms = 10000;
 inline constexpr double backoff_multiplier = 2.0;
 inline constexpr double jitter_factor = 0.25;
 
-// --- status-store's own ---------------------------------------------------------------------------
-// One attempt (the client library's message.timeout.ms) is bounded at 15 s: long enough to ride out a
-// leader election on a real cluster (broker.session.timeout.ms defaults to 9 s) within one attempt,
-// short enough that the 6 attempts of the default retry policy give up within about 100 s of an
-// outage instead of Java's 120 s per attempt (delivery.timeout.ms) times unbounded retries.
+// --- status-store's own settings ------------------------------------------------------------------
 inline constexpr int64_t message_timeout_ms = 15000;
+inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
+inline constexpr int64_t startup_timeout_ms = 60000;
+inline constexpr int32_t trace_max_bytes = 65536;
+inline constexpr bool topic_tracking_allow_reset = false;
+inline constexpr bool topic_tracking_enable = true;
+// The drain's largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store
+// its other timeouts; "drain until every update resolves" still fits, and in ns (2.1e15) it is far from int64's
+// 9.2e18.
+inline constexpr int64_t max_shutdown_drain_timeout_ms = 2147483647;
+
+// --- defaults that are no setting -----------------------------------------------------------------
 // The client library 2.0.2 (measured; the oldest supported) with its default reconnect.backoff.max.ms (10 s)
 // reports a timed-out message up to ~8 s late while the leader is down; 1 s keeps delivery reports
 // close to message.timeout.ms. Kept for every version: it only shortens reconnect waits.
@@ -31,21 +39,6 @@ inline constexpr int64_t reconnect_backoff_max_ms = 1000;
 // Batching delay of the status producer: a few ms amortize requests under load and are invisible
 // next to a status change's human time scale.
 inline constexpr int64_t linger_ms = 5;
-// stop() drains for at most this long; then what is left is counted failed and logged by key.
-inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
-// Its largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store its other
-// timeouts; "drain until every update resolves" still fits, and in ns (2.1e15) it is far from int64's 9.2e18.
-inline constexpr int64_t max_shutdown_drain_timeout_ms = 2147483647;
-// Start-up (topic set-up and replay to the end) gives up after this long. Connect retries for up
-// to 15 minutes and blocks the worker meanwhile; a minute is enough for brokers that are starting
-// and for replaying millions of records, and a clear error beats a silent hang.
-inline constexpr int64_t startup_timeout_ms = 60000;
-// A trace longer than this many bytes is cut (head and tail kept, marked) so its status is written at
-// all: Connect sends the whole trace, and a record above the broker's max.message.bytes (1 MB by
-// default) is refused as non-retriable, losing the FAILED status. 64 KiB holds any ordinary Java
-// trace whole, and even if JSON escaping grew every byte sixfold (control characters become
-// \u00XX) the record would stay under 1 MB.
-inline constexpr int32_t trace_max_bytes = 65536;
 // The status view logs at most this many malformed records per rule they break per minute, then one
 // line saying how many more it held back (status-record-read-errors-total counts every one): anyone who
 // can write to the status topic can write a million, and must not be able to fill the logs. Ten
@@ -55,12 +48,6 @@ inline constexpr int64_t malformed_record_log_interval_ms = 60000;
 // A key or reason read from the topic is escaped and cut to this many bytes in a log line: Connect's
 // keys are far shorter, and a megabyte key must not become a megabyte log line.
 inline constexpr int32_t logged_record_text_max_bytes = 256;
-// PUT /connectors/{name}/topics/reset deletes what a worker recorded; Connect allows it by default, but a
-// status store serving a read-mostly API refuses it unless the operator says otherwise.
-inline constexpr bool topic_tracking_allow_reset = false;
-// GET /connectors/{name}/topics and the reset are served unless the operator turns topic tracking off,
-// as in Connect (topic.tracking.enable defaults to true there too).
-inline constexpr bool topic_tracking_enable = true;
 
 // --- the HTTP service (`status-store run`, app/rest/http_listener.hpp) -------------------------------
 // Open connections (asynchronous: a socket, a timer and a buffer each, no thread); one more gets the

@@ -5,6 +5,7 @@
 #include "config/ascii.hpp"
 #include "config/config_error.hpp"
 #include "config/kafka_value_parsing.hpp"
+#include "config/rest_setting_defs.hpp"
 #include "config/rest_settings_parts.hpp"
 #include "config/secret_masking.hpp"
 
@@ -22,12 +23,9 @@ constexpr std::string_view https_prefix = "listeners.https.";
 constexpr std::string_view admin_listeners = "admin.listeners";
 constexpr std::string_view admin_https_prefix = "admin.listeners.https.";
 constexpr std::string_view advertised_port = "rest.advertised.port";
-constexpr std::string_view allow_origin = "access.control.allow.origin";
 constexpr std::string_view allow_methods = "access.control.allow.methods";
 constexpr std::string_view response_headers = "response.http.headers.config";
 constexpr std::string_view client_auth = "ssl.client.auth";
-constexpr std::string_view extension_classes = "rest.extension.classes";
-constexpr std::string_view jaas_file = "status.rest.jaas.config.file";
 }  // namespace keys
 
 constexpr std::array<std::string_view, 3> advertised_keys{"rest.advertised.host.name", keys::advertised_port,
@@ -66,20 +64,6 @@ rest_listener parse_listener(std::string_view key, const std::string& item) {
   return listener;
 }
 
-/// A LIST of listener URLs, each checked (RestServerConfig's validators, then createConnector).
-std::vector<rest_listener> parse_listeners(std::string_view key, std::string_view value, bool may_be_empty) {
-  const std::vector<std::string> items = rest_parts::parse_list(value);
-  if (items.empty() && !may_be_empty) {
-    throw invalid(key, value, "At least one URL is expected, ex: http://localhost:8080,https://localhost:8443");
-  }
-  std::vector<rest_listener> listeners;
-  for (const std::string& item : items) {
-    if (item.empty()) throw invalid(key, value, "Empty URL found when parsing " + std::string{key} + " list");
-    listeners.push_back(parse_listener(key, item));
-  }
-  return listeners;
-}
-
 bool equals_any(std::string_view key, const auto& names) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
@@ -89,20 +73,11 @@ class rest_settings_parser {
   rest_settings_parser(const properties& props, std::string_view kafka_opts) : props_{props}, kafka_opts_{kafka_opts} {}
 
   rest_settings parse() {
-    if (const auto value = rest_parts::value_of(props_, keys::listeners)) {
-      settings_.listeners = parse_listeners(keys::listeners, *value, false);
+    // The rows that stand alone; the TLS and Basic auth settings depend on each other and on a prefix.
+    for (const setting_def<rest_settings>& def : rest_setting_defs()) {
+      if (def.apply == nullptr) continue;
+      if (const auto value = rest_parts::value_of(props_, def.key)) def.apply(def.key, *value, settings_);
     }
-    if (const auto value = rest_parts::value_of(props_, keys::admin_listeners)) {
-      settings_.admin_listeners = parse_listeners(keys::admin_listeners, *value, true);
-    }
-    if (const auto port = rest_parts::value_of(props_, keys::advertised_port)) {
-      parse_integer<int32_t>(keys::advertised_port, *port);
-    }
-    if (const auto value = rest_parts::value_of(props_, keys::client_auth)) {
-      rest_parts::parse_client_auth(keys::client_auth, *value);
-    }
-    settings_.allow_origin = std::string{rest_parts::value_of(props_, keys::allow_origin).value_or("")};
-    settings_.allow_methods = std::string{rest_parts::value_of(props_, keys::allow_methods).value_or("")};
     note_unused_keys();
     if (settings_.has_https_listener()) settings_.tls = rest_parts::parse_tls_settings(props_, settings_.notes);
     settings_.basic_auth = rest_parts::parse_basic_auth(props_, kafka_opts_, settings_.notes);
@@ -131,8 +106,7 @@ class rest_settings_parser {
         note(key + " is not used without access.control.allow.origin, as in Connect");
       } else if (key == keys::client_auth && !settings_.has_https_listener()) {
         https_unused.push_back(key);
-      } else if (key != keys::listeners && key != keys::allow_origin && key != keys::allow_methods &&
-                 key != keys::client_auth && key != keys::extension_classes && key != keys::jaas_file) {
+      } else if (find_setting(rest_setting_defs(), key) == nullptr) {
         note("Unknown configuration '" + key + "' was supplied but isn't a known config.");
       }
     }
@@ -156,6 +130,19 @@ class rest_settings_parser {
 }  // namespace
 
 namespace rest_parts {
+
+std::vector<rest_listener> parse_listeners(std::string_view key, std::string_view value, bool may_be_empty) {
+  const std::vector<std::string> items = rest_parts::parse_list(value);
+  if (items.empty() && !may_be_empty) {
+    throw invalid(key, value, "At least one URL is expected, ex: http://localhost:8080,https://localhost:8443");
+  }
+  std::vector<rest_listener> listeners;
+  for (const std::string& item : items) {
+    if (item.empty()) throw invalid(key, value, "Empty URL found when parsing " + std::string{key} + " list");
+    listeners.push_back(parse_listener(key, item));
+  }
+  return listeners;
+}
 
 std::optional<std::string_view> value_of(const properties& props, std::string_view key) {
   const auto found = props.find(std::string{key});
@@ -199,45 +186,15 @@ rest_settings parse_rest_settings(const properties& props, std::string_view kafk
 
 std::vector<std::pair<std::string, std::string>> effective_rest_config(const rest_settings& settings) {
   std::map<std::string, std::string> rows;
-  const auto join_urls = [](const std::vector<rest_listener>& listeners) {
-    std::string joined;
-    for (const auto& l : listeners) joined += (joined.empty() ? "" : ",") + l.url;
-    return joined;
-  };
-  if (!settings.listeners.empty()) rows.emplace(keys::listeners, join_urls(settings.listeners));
-  if (!settings.admin_listeners.empty()) rows.emplace(keys::admin_listeners, join_urls(settings.admin_listeners));
-  rows.emplace(keys::allow_origin, settings.allow_origin);
-  rows.emplace(keys::allow_methods, settings.allow_methods);
-  if (settings.basic_auth) {
-    rows.emplace(keys::extension_classes, std::string{basic_auth_extension_class});
-    rows.emplace(keys::jaas_file, settings.basic_auth->jaas_file);
+  for (const setting_def<rest_settings>& def : rest_setting_defs()) {
+    const std::optional<std::string> value = def.show == nullptr ? std::nullopt : def.show(settings);
+    if (!value) continue;
+    // A TLS setting is shown under the key it was read from (listeners.https.ssl.* or ssl.*).
+    const std::string key =
+        settings.tls && def.key.starts_with("ssl.") ? settings.tls->key(def.key) : std::string{def.key};
+    rows.emplace(key, mask_if_secret(key, *value));
   }
-  if (const auto& tls = settings.tls) {
-    const auto add = [&](std::string_view name, const std::string& value) {
-      if (!value.empty()) rows.emplace(tls->key(name), value);
-    };
-    add("ssl.keystore.type", tls->keystore_type);
-    add("ssl.keystore.location", tls->keystore_location);
-    add("ssl.keystore.password", tls->keystore_password);
-    add("ssl.keystore.key", tls->keystore_key);
-    add("ssl.keystore.certificate.chain", tls->keystore_certificate_chain);
-    add("ssl.key.password", tls->key_password);
-    if (!tls->truststore_location.empty() || !tls->truststore_certificates.empty()) {
-      add("ssl.truststore.type", tls->truststore_type);
-    }
-    add("ssl.truststore.location", tls->truststore_location);
-    add("ssl.truststore.password", tls->truststore_password);
-    add("ssl.truststore.certificates", tls->truststore_certificates);
-    add("ssl.client.auth", tls->client_auth);
-    std::string protocols, suites;
-    for (const auto& p : tls->enabled_protocols) protocols += (protocols.empty() ? "" : ",") + p;
-    for (const auto& s : tls->cipher_suites) suites += (suites.empty() ? "" : ",") + s;
-    add("ssl.enabled.protocols", protocols);
-    add("ssl.cipher.suites", suites);
-  }
-  std::vector<std::pair<std::string, std::string>> sorted;
-  for (const auto& [key, value] : rows) sorted.emplace_back(key, mask_if_secret(key, value));
-  return sorted;
+  return {rows.begin(), rows.end()};
 }
 
 }  // namespace status_store

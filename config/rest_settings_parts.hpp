@@ -20,6 +20,9 @@ std::vector<std::string> parse_list(std::string_view value);
 /// "a, b, c": keys or values named in one note.
 std::string join_list(const std::vector<std::string>& items);
 
+/// A LIST of listener URLs, each checked (RestServerConfig's validators, then createConnector).
+std::vector<rest_listener> parse_listeners(std::string_view key, std::string_view value, bool may_be_empty);
+
 /// ssl.client.auth as RestServerConfig validates it: exactly required, requested or none.
 std::string parse_client_auth(std::string_view key, std::string_view value);
 

@@ -1,6 +1,7 @@
 #include "config/secret_masking.hpp"
 
 #include "config/ascii.hpp"
+#include "config/setting_def.hpp"
 
 #include <array>
 #include <string>
@@ -42,6 +43,13 @@ bool has_secret_segment(std::string_view name) {
 }  // namespace
 
 bool is_secret_property(std::string_view key) {
+  // A key of a settings table is secret as its row says; every other key (a Kafka client's, a prefixed
+  // form) by its name.
+  const std::optional<bool> declared = declared_secret(key);
+  return declared ? *declared : is_secret_by_name(key);
+}
+
+bool is_secret_by_name(std::string_view key) {
   // Case-insensitive on purpose: a false positive only hides a value from a log, a false negative
   // leaks a credential. Kafka's keys are lower case, but a hand-written "SSL.Key.Password" is still
   // a password.

@@ -1,6 +1,7 @@
 #pragma once
-// Secrets never reach a log, an error message, check-config output or /metrics. A property is
-// secret, whatever its prefix, when its name contains "password", "secret" or "jaas.config" (but
+// Secrets never reach a log, an error message, check-config output or /metrics. A key of a settings
+// table (config/setting_def.hpp) is secret as its row says. Any other property is secret, whatever its
+// prefix, when its name contains "password", "secret" or "jaas.config" (but
 // not a file name's: status.rest.jaas.config.file), or its
 // last dot-separated segment is password, secret, key, token, passphrase or pem (but not a
 // certificate's: ssl.certificate.pem, ssl.ca.pem), as Kafka's PASSWORD settings are named; also
@@ -15,6 +16,9 @@ namespace status_store {
 inline constexpr std::string_view masked_value = "[hidden]";
 
 bool is_secret_property(std::string_view key);
+
+/// The name pattern alone, for keys no settings table has.
+bool is_secret_by_name(std::string_view key);
 
 /// The value itself, or "[hidden]" if `key` names a secret.
 std::string mask_if_secret(std::string_view key, std::string_view value);

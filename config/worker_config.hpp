@@ -1,7 +1,8 @@
 #pragma once
 // The worker configuration of the status store: the C++ counterpart of what Kafka Connect's
 // DistributedConfig defines for the status topic, plus the five status.storage.retry.* settings of
-// the KIP, validated at start-up. All defaults live in config/defaults.hpp.
+// the KIP, validated at start-up. All defaults live in config/defaults.hpp; each setting's key, rule,
+// documentation and reason for its default in its row of config/worker_settings.cpp.
 #include "config/defaults.hpp"
 #include "config/properties.hpp"
 #include "config/retry_settings.hpp"
@@ -29,7 +30,7 @@ struct worker_config {
   std::map<std::string, std::string> topic_settings;
   retry_settings retry;
   /// Per-attempt delivery bound: the status producer's message.timeout.ms
-  /// (settable as producer.message.timeout.ms). See defaults.hpp for why 15 s.
+  /// (settable as producer.message.timeout.ms). Its row in worker_settings.cpp says why 15 s.
   int64_t message_timeout_ms = defaults::message_timeout_ms;
   /// How long stop() keeps draining in-flight and scheduled updates before counting them failed
   /// (status.storage.shutdown.drain.timeout.ms).

@@ -357,5 +357,26 @@ TEST(RestEffectiveConfig, SortedWithPrefixesAndSecretsMasked) {
   for (const auto& [key, value] : rows) EXPECT_EQ(value.find("hunter2"), std::string::npos) << key;
 }
 
+TEST(RestEffectiveConfig, EveryRowShownFromTheTableAsBefore) {
+  // Unprefixed ssl.* keys are shown unprefixed; no truststore type without a truststore; PEM text shown.
+  const auto rows = effective_rest_config(parse_rest_settings({{"listeners", "https://:8443"},
+                                                               {"admin.listeners", "http://:8084"},
+                                                               {"ssl.keystore.type", "pem"},
+                                                               {"ssl.keystore.key", "KEY"},
+                                                               {"ssl.keystore.certificate.chain", "CHAIN"},
+                                                               {"ssl.cipher.suites", "A, B"}}));
+  const std::vector<std::pair<std::string, std::string>> expected{{"access.control.allow.methods", ""},
+                                                                  {"access.control.allow.origin", ""},
+                                                                  {"admin.listeners", "http://:8084"},
+                                                                  {"listeners", "https://:8443"},
+                                                                  {"ssl.cipher.suites", "A,B"},
+                                                                  {"ssl.client.auth", "none"},
+                                                                  {"ssl.enabled.protocols", "TLSv1.2,TLSv1.3"},
+                                                                  {"ssl.keystore.certificate.chain", "CHAIN"},
+                                                                  {"ssl.keystore.key", "[hidden]"},
+                                                                  {"ssl.keystore.type", "PEM"}};
+  EXPECT_EQ(rows, expected);
+}
+
 }  // namespace
 }  // namespace status_store
