@@ -1,6 +1,7 @@
 // parse_rest_settings: Connect's RestServerConfig and RestServer.createConnector rules, with their
 // wording; the TLS settings are in rest_tls_settings.cpp, Basic auth in rest_basic_auth.cpp.
 #include "config/rest_settings.hpp"
+#include "config/setting_keys.hpp"
 
 #include "config/ascii.hpp"
 #include "config/config_error.hpp"
@@ -16,17 +17,6 @@
 namespace status_store {
 
 namespace {
-
-namespace keys {
-constexpr std::string_view listeners = "listeners";
-constexpr std::string_view https_prefix = "listeners.https.";
-constexpr std::string_view admin_listeners = "admin.listeners";
-constexpr std::string_view admin_https_prefix = "admin.listeners.https.";
-constexpr std::string_view advertised_port = "rest.advertised.port";
-constexpr std::string_view allow_methods = "access.control.allow.methods";
-constexpr std::string_view response_headers = "response.http.headers.config";
-constexpr std::string_view client_auth = "ssl.client.auth";
-}  // namespace keys
 
 constexpr std::array<std::string_view, 3> advertised_keys{"rest.advertised.host.name", keys::advertised_port,
                                                           "rest.advertised.listener"};

@@ -1,4 +1,5 @@
 #include "config/worker_config.hpp"
+#include "config/setting_keys.hpp"
 
 #include "config/ascii.hpp"
 #include "config/client_settings.hpp"
@@ -26,16 +27,6 @@ std::string worker_config::client_id_base() const {
 }
 
 namespace {
-
-namespace keys {
-constexpr std::string_view status_prefix = "status.storage.";
-constexpr std::string_view cleanup_policy = "status.storage.cleanup.policy";
-constexpr std::string_view message_timeout_ms = "producer.message.timeout.ms";
-constexpr std::string_view producer_prefix = "producer.";
-constexpr std::string_view consumer_prefix = "consumer.";
-constexpr std::string_view admin_prefix = "admin.";
-constexpr std::string_view security_protocol = "security.protocol";
-}  // namespace keys
 
 // Sub-namespaces of status.storage.* that belong to status-store, not to the topic. A typo there
 // (status.storage.retry.max.retry) must be reported as unknown rather than sent to the broker as a

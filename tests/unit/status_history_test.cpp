@@ -25,8 +25,8 @@ std::vector<int64_t> times(const std::vector<status_transition>& ts) {
 TEST(StatusHistory, KeepsTransitionsNotRepeats) {
   status_history h{{}};
   EXPECT_TRUE(h.record("task-a-0", at(status_state::running, 1)));
-  EXPECT_FALSE(h.record("task-a-0", at(status_state::running, 2)));  // the same status again
-  EXPECT_TRUE(h.record("task-a-0", at(status_state::running, 3, "w2")));  // moved to another worker
+  EXPECT_FALSE(h.record("task-a-0", at(status_state::running, 2)));          // the same status again
+  EXPECT_TRUE(h.record("task-a-0", at(status_state::running, 3, "w2")));     // moved to another worker
   EXPECT_TRUE(h.record("task-a-0", at(status_state::running, 4, "w2", 2)));  // a new generation
   EXPECT_TRUE(h.record("task-a-0", at(status_state::failed, 5, "w2", 2)));
   EXPECT_EQ(times(h.of("task-a-0")), (std::vector<int64_t>{1, 3, 4, 5}));
@@ -36,8 +36,7 @@ TEST(StatusHistory, KeepsTransitionsNotRepeats) {
 
 TEST(StatusHistory, PerKeyCapDropsTheOldest) {
   status_history h{{3, 100}};
-  for (int i = 0; i < 10; ++i)
-    h.record("k", at(i % 2 ? status_state::failed : status_state::running, i));
+  for (int i = 0; i < 10; ++i) h.record("k", at(i % 2 ? status_state::failed : status_state::running, i));
   EXPECT_EQ(times(h.of("k")), (std::vector<int64_t>{7, 8, 9}));
   EXPECT_EQ(h.transitions(), 3u);
 }
