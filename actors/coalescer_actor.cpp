@@ -8,6 +8,7 @@
 #include "caf/typed_event_based_actor.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 
 namespace status_store {
@@ -84,6 +85,29 @@ void take_all_from_ingest(self_ptr self) {
 caf::timespan bounded_drain(caf::timespan requested) {
   return std::clamp(requested, caf::timespan{0},
                     caf::timespan{std::chrono::milliseconds{defaults::max_shutdown_drain_timeout_ms}});
+}
+
+/// A delivery report in the per-key table's words: the verdict the producer client judged, and the
+/// client's text and code for the log line of a failure (written into `detail`, reused per report).
+attempt_report attempt_report_of(const delivery_result& r, std::string& detail) {
+  attempt_end end = attempt_end::acknowledged;
+  switch (r.verdict.outcome) {
+    case delivery_outcome::success:
+      end = attempt_end::acknowledged;
+      break;
+    case delivery_outcome::retriable:
+      end = attempt_end::retriable;
+      break;
+    case delivery_outcome::non_retriable:
+      end = attempt_end::non_retriable;
+      break;
+    case delivery_outcome::not_sent:
+      end = attempt_end::taken_back;
+      break;
+  }
+  detail.clear();
+  if (end != attempt_end::acknowledged) fmt::format_to(std::back_inserter(detail), "{} ({})", r.error_text, r.error);
+  return attempt_report{r.key, r.send_id, end, r.verdict.authentication, r.verdict.advice, detail};
 }
 
 /// The counters to the metrics actor (cumulative: an extra publish is harmless).
@@ -175,8 +199,9 @@ coalescer_actor::behavior_type coalescer(self_ptr self, coalescer_config config,
         size_t retriable = 0;
         const delivery_result* example = nullptr;
         const int64_t now = now_ns(self);
+        std::string detail;
         for (const auto& r : results) {
-          if (!self->state.table->delivered(r, now)) continue;
+          if (!self->state.table->delivered(attempt_report_of(r, detail), now)) continue;
           ++retriable;
           if (!example) example = &r;
         }
