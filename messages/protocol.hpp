@@ -23,7 +23,7 @@
 // | facade          | coalescer       | wake                                      | updates wait in the ingest table          |
 // | status view     | coalescer       | observe, vector<observed_status>          | values read back (putSafe, tombstones)    |
 // | facade / worker | coalescer       | flush → ok                                | every update accepted before is resolved  |
-// | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
+// | facade          | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
 // | coalescer       | producer I/O    | report_to, delivery_sink_actor            | where delivery reports go (sent once)     |
 // | coalescer       | producer I/O    | produce, vector<outgoing_record>          | write these records, one per key          |
 // | producer I/O    | coalescer       | delivered, vector<delivery_result>        | judged acks and errors, in batches        |
