@@ -26,8 +26,10 @@ struct coalescer_config {
 };
 
 /// Spawns the coalescer, which fails an update after `config.retry.max_retries` retries; it introduces
-/// itself to the producer and the scheduler (report_to). `ingest` (may be null) is the table the
-/// facade's callers put into; a wake message says it has updates.
+/// itself to the producer and the scheduler (report_to), each as the narrow handle it reports to.
+/// `ingest` (may be null) is the table the facade's callers put into; a wake message says it has
+/// updates. Returns the full interface, for wiring: embedders get status_store_actor from it, each
+/// peer the sink it reports to (messages/protocol.hpp).
 coalescer_actor spawn_coalescer(caf::actor_system& system, coalescer_config config, producer_actor producer,
                                 retry_scheduler_actor scheduler, metrics_actor metrics,
                                 std::shared_ptr<ingest_table> ingest = nullptr);

@@ -10,42 +10,62 @@ namespace status_store {
 
 namespace {
 
-struct metrics_state {
+class metrics_state {
+ public:
   metrics_state() = default;  // required under C++20, see CMakeLists.txt
   static inline const char* name = "status-store.metrics";
+
+  using self_ptr = metrics_actor::stateful_pointer<metrics_state>;
+
+  void init(self_ptr self) { self_ = self; }
+
+  metrics_actor::behavior_type make_behavior() {
+    return {
+        [this](publish_atom, const write_side_report& report) { handle_write_side(report); },
+        [this](publish_atom, const view_counters& counters) { handle_read_side(counters); },
+        [this](get_atom) { return handle_get(); },
+    };
+  }
+
+ private:
+  // -- handlers for peers --
+  void handle_write_side(const write_side_report& report) {
+    write_side_ = report.counters;
+    for (const uint64_t micros : report.ack_latencies_us) ack_latency_.record(micros);
+  }
+  void handle_read_side(const view_counters& counters) { read_side_ = counters; }
+
+  // -- handlers for the embedder (the facade, its reporter and the CLI ask through it) --
+  metrics_snapshot handle_get() const;
+
+  self_ptr self_ = nullptr;
   // Both sources publish cumulative values, so the latest report of each is the truth; the derived
   // gauges (latency quantiles, oldest unacknowledged age) are computed here.
-  store_counters write_side;      // from the coalescer
-  view_counters read_side;        // from the status view
-  latency_histogram ack_latency;  // every put-to-acknowledgement latency the coalescer reported
+  store_counters write_side_;      // from the coalescer
+  view_counters read_side_;        // from the status view
+  latency_histogram ack_latency_;  // every put-to-acknowledgement latency the coalescer reported
 };
 
-using self_ptr = metrics_actor::stateful_pointer<metrics_state>;
+using self_ptr = metrics_state::self_ptr;
+
+metrics_snapshot metrics_state::handle_get() const {
+  metrics_snapshot snapshot{write_side_, 0, read_side_, 0};  // after-stop: the facade's
+  if (ack_latency_.count() > 0) {
+    snapshot.counters.ack_latency_p50_us = static_cast<int64_t>(ack_latency_.quantile(0.50));
+    snapshot.counters.ack_latency_p99_us = static_cast<int64_t>(ack_latency_.quantile(0.99));
+    snapshot.counters.ack_latency_max_us = static_cast<int64_t>(ack_latency_.max());
+  }
+  if (snapshot.counters.oldest_unacked_since_ns >= 0) {
+    const auto now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(self_->clock().now().time_since_epoch()).count();
+    snapshot.oldest_unacked_age_ms = (now - snapshot.counters.oldest_unacked_since_ns) / 1'000'000;
+  }
+  return snapshot;
+}
 
 metrics_actor::behavior_type metrics(self_ptr self) {
-  return {
-      [=](publish_atom, const write_side_report& report) {
-        auto& st = self->state;
-        st.write_side = report.counters;
-        for (const uint64_t micros : report.ack_latencies_us) st.ack_latency.record(micros);
-      },
-      [=](publish_atom, const view_counters& counters) { self->state.read_side = counters; },
-      [=](get_atom) {
-        const auto& st = self->state;
-        metrics_snapshot snapshot{st.write_side, 0, st.read_side, 0};  // after-stop: the facade's
-        if (st.ack_latency.count() > 0) {
-          snapshot.counters.ack_latency_p50_us = static_cast<int64_t>(st.ack_latency.quantile(0.50));
-          snapshot.counters.ack_latency_p99_us = static_cast<int64_t>(st.ack_latency.quantile(0.99));
-          snapshot.counters.ack_latency_max_us = static_cast<int64_t>(st.ack_latency.max());
-        }
-        if (snapshot.counters.oldest_unacked_since_ns >= 0) {
-          const auto now =
-              std::chrono::duration_cast<std::chrono::nanoseconds>(self->clock().now().time_since_epoch()).count();
-          snapshot.oldest_unacked_age_ms = (now - snapshot.counters.oldest_unacked_since_ns) / 1'000'000;
-        }
-        return snapshot;
-      },
-  };
+  self->state.init(self);
+  return self->state.make_behavior();
 }
 
 }  // namespace

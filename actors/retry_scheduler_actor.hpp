@@ -14,6 +14,7 @@ struct retry_scheduler_config {
   uint64_t jitter_seed = 0;  // seeds the jitter; tests pass a fixed seed and replay its sequence
 };
 
+/// Returns the handle the coalescer holds (report_to, schedule); the fire timer stays the actor's own.
 retry_scheduler_actor spawn_retry_scheduler(caf::actor_system& system, retry_scheduler_config config);
 
 }  // namespace status_store

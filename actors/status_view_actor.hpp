@@ -22,8 +22,10 @@ namespace status_store {
 
 class status_topic_follower;
 
-/// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it.
-status_view_actor spawn_status_view(caf::actor_system& system, coalescer_actor coalescer, metrics_actor metrics,
-                                    std::shared_ptr<status_topic_follower> reader);
+/// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it, and it
+/// feeds the view through a status_feed_actor handle. Returns the view's full interface, for wiring;
+/// embedders get its queries (status_view_actor) from it.
+status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
+                                         metrics_actor metrics, std::shared_ptr<status_topic_follower> reader);
 
 }  // namespace status_store

@@ -12,6 +12,10 @@
 //                                     │
 //   retry scheduler ◀───schedule── coalescer;  retry scheduler ──retry_due──▶ coalescer
 //
+// The interfaces below come in three groups: what embedders hold (status_store_actor, status_view_actor,
+// metrics_actor); what each peer holds, only as wide as what it sends (delivery_sink_actor, ...); and
+// each actor's full interface, its timers included, held only by the actor and the wiring code.
+//
 // | from            | to              | message                                   | meaning                                   |
 // |-----------------|-----------------|-------------------------------------------|-------------------------------------------|
 // | facade / worker | coalescer       | put, status_update                        | accept one update (latest per key wins)   |
@@ -19,12 +23,12 @@
 // | facade          | coalescer       | wake                                      | updates wait in the ingest table          |
 // | status view     | coalescer       | observe, vector<observed_status>          | values read back (putSafe, tombstones)    |
 // | facade / worker | coalescer       | flush → ok                                | every update accepted before is resolved  |
-// | facade / worker | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
-// | coalescer       | producer I/O    | report_to, coalescer_actor                | where delivery reports go (sent once)     |
+// | facade          | coalescer       | stop, timespan → drain_report             | drain, then count the rest failed         |
+// | coalescer       | producer I/O    | report_to, delivery_sink_actor            | where delivery reports go (sent once)     |
 // | coalescer       | producer I/O    | produce, vector<outgoing_record>          | write these records, one per key          |
 // | producer I/O    | coalescer       | delivered, vector<delivery_result>        | judged acks and errors, in batches        |
 // | producer I/O    | coalescer       | brokers, bool                             | a broker is reachable (false: hold sends) |
-// | coalescer       | retry scheduler | report_to, coalescer_actor                | where due retries go (sent once)          |
+// | coalescer       | retry scheduler | report_to, retry_sink_actor               | where due retries go (sent once)          |
 // | coalescer       | retry scheduler | schedule, vector<retry_request>           | back off, then tell me                    |
 // | retry scheduler | coalescer       | retry_due, vector<retry_request>          | these retries' backoff has elapsed        |
 // | retry scheduler | itself          | fire                                      | delayed self-message: the backoff timer   |
@@ -208,40 +212,24 @@ typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
   return f(caf::meta::type_name("drain_report"), x.failed, x.failed_keys);
 }
 
-// ---- typed actor interfaces ----------------------------------------------------------------------------
-
-/// Per-key latest-status coalescing: the store's entry point and the owner of every counter.
-using coalescer_actor =
-    caf::typed_actor<caf::reacts_to<put_atom, status_update>,                     // accept one update
-                     caf::reacts_to<put_atom, std::vector<status_update>>,        // accept a batch
-                     caf::reacts_to<wake_atom>,                                   // take what waits in the ingest table
-                     caf::reacts_to<observe_atom, std::vector<observed_status>>,  // values read back (putSafe, deletes)
-                     caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // from producer I/O
-                     caf::reacts_to<retry_due_atom, std::vector<retry_request>>,    // from the retry scheduler
-                     caf::reacts_to<brokers_atom, bool>,          // from producer I/O: any broker reachable?
-                     caf::replies_to<flush_atom>::with<ok_atom>,  // all accepted before are resolved
-                     caf::replies_to<stop_atom, caf::timespan>::with<drain_report>,  // drain, then give up
-                     caf::reacts_to<tick_atom>,                                      // self: ship outbox and counters
-                     caf::reacts_to<deadline_atom>,                                  // self: drain timeout elapsed
-                     caf::reacts_to<hold_check_atom>>;                               // self: expire held attempts
+// ---- typed actor interfaces: what embedders hold ------------------------------------------------------
 
 /// The embedder's handle on the coalescer (store::actor()): updates and flush, nothing else. Obtained
-/// by CAF's typed-actor subtyping, so a worker cannot send what only the coalescer's peers and timers
-/// send (deadline, delivered, retry_due, brokers, ...): tests/unit/public_handle_test.cpp.
+/// by CAF's typed-actor subtyping from the coalescer's full interface (below), so a worker cannot send
+/// what only the coalescer's peers and timers send (deadline, delivered, retry_due, brokers, ...):
+/// tests/unit/public_handle_test.cpp.
 using status_store_actor =
     caf::typed_actor<caf::reacts_to<put_atom, status_update>,               // accept one update
                      caf::reacts_to<put_atom, std::vector<status_update>>,  // accept a batch
                      caf::replies_to<flush_atom>::with<ok_atom>>;           // all accepted before are resolved
 
-/// Producer I/O: owns the Kafka producer client; reports judged deliveries to the coalescer.
-using producer_actor = caf::typed_actor<caf::reacts_to<report_to_atom, coalescer_actor>,  // where delivery reports go
-                                        caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these
-
-/// Retry scheduling: backoff as delayed self-messages, never a sleeping thread.
-using retry_scheduler_actor =
-    caf::typed_actor<caf::reacts_to<report_to_atom, coalescer_actor>,            // where due retries go
-                     caf::reacts_to<schedule_atom, std::vector<retry_request>>,  // back off these keys
-                     caf::reacts_to<fire_atom>>;                                 // self: a backoff timer elapsed
+/// The status view's queries (store::view()): what the topic says, answered from the view.
+using status_view_actor = caf::typed_actor<
+    caf::replies_to<await_atom>::with<ok_atom>,                                       // once the replay is complete
+    caf::replies_to<get_atom, std::string>::with<connector_view>,                     // one connector
+    caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
+    caf::replies_to<list_atom>::with<std::vector<std::string>>,                       // connectors()
+    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;          // every connector with a status
 
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
@@ -249,15 +237,59 @@ using metrics_actor = caf::typed_actor<caf::reacts_to<publish_atom, write_side_r
                                        caf::reacts_to<publish_atom, view_counters>,         // from the status view
                                        caf::replies_to<get_atom>::with<metrics_snapshot>>;  // a snapshot
 
-/// The status view: what the topic says, fed only by the topic reader; answers queries.
-using status_view_actor = caf::typed_actor<
-    caf::reacts_to<records_atom, std::vector<consumed_record>>,                       // from the topic reader
-    caf::reacts_to<caught_up_atom>,                                                   // the replay reached the end
-    caf::replies_to<await_atom>::with<ok_atom>,                                       // once the replay is complete
-    caf::replies_to<get_atom, std::string>::with<connector_view>,                     // one connector
-    caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
-    caf::replies_to<list_atom>::with<std::vector<std::string>>,                       // connectors()
-    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>,           // every connector with a status
+// ---- private interfaces: what the actors' peers hold ----------------------------------------------------
+// Each peer holds a handle only as wide as what it sends, converted from the receiver's full
+// interface by CAF's typed-actor subtyping (a conversion to a handle with more is a compile error).
+
+/// What producer I/O reports to (the coalescer).
+using delivery_sink_actor =
+    caf::typed_actor<caf::reacts_to<delivered_atom, std::vector<delivery_result>>,  // judged acks and errors
+                     caf::reacts_to<brokers_atom, bool>>;                           // any broker reachable?
+
+/// What the retry scheduler reports to (the coalescer).
+using retry_sink_actor = caf::typed_actor<caf::reacts_to<retry_due_atom, std::vector<retry_request>>>;  // backoff over
+
+/// What the status view reports to (the coalescer): values read back, for putSafe and retries.
+using observation_sink_actor = caf::typed_actor<caf::reacts_to<observe_atom, std::vector<observed_status>>>;
+
+/// What the topic reader feeds the status view.
+using status_feed_actor = caf::typed_actor<caf::reacts_to<records_atom, std::vector<consumed_record>>,  // records read
+                                           caf::reacts_to<caught_up_atom>>;  // the replay reached the end
+
+/// Producer I/O, as the coalescer holds it: owns the Kafka producer client.
+using producer_actor = caf::typed_actor<caf::reacts_to<report_to_atom, delivery_sink_actor>,  // where reports go
+                                        caf::reacts_to<produce_atom, std::vector<outgoing_record>>>;  // write these
+
+/// The retry scheduler, as the coalescer holds it: backoff as delayed self-messages, never a sleeping
+/// thread.
+using retry_scheduler_actor =
+    caf::typed_actor<caf::reacts_to<report_to_atom, retry_sink_actor>,            // where due retries go
+                     caf::reacts_to<schedule_atom, std::vector<retry_request>>>;  // back off these keys
+
+// ---- private interfaces: each actor's full interface, its own timers included --------------------------
+// CAF 0.17 types a self-message like any other, so an actor's timers are in its full interface; only
+// the actor itself and the code that wires the actors together (spawn_*, the facade, tests) hold it.
+
+/// The facade's part of the coalescer's interface, beyond the embedder's: the ingest's wake-up and
+/// the drain.
+using coalescer_facade_part =
+    caf::typed_actor<caf::reacts_to<wake_atom>,                                       // take what waits in the ingest
+                     caf::replies_to<stop_atom, caf::timespan>::with<drain_report>>;  // drain, then give up
+
+/// The coalescer's own timers.
+using coalescer_timer_part = caf::typed_actor<caf::reacts_to<tick_atom>,         // ship outbox and counters
+                                              caf::reacts_to<deadline_atom>,     // the drain timeout elapsed
+                                              caf::reacts_to<hold_check_atom>>;  // expire held attempts
+
+/// The coalescer: what embedders send, what the facade adds, what its peers report, and its timers.
+using coalescer_actor = status_store_actor::extend_with<coalescer_facade_part, delivery_sink_actor, retry_sink_actor,
+                                                        observation_sink_actor, coalescer_timer_part>;
+
+/// The retry scheduler with its backoff timer.
+using retry_scheduler_full_actor = retry_scheduler_actor::extend<caf::reacts_to<fire_atom>>;  // self: a timer elapsed
+
+/// The status view: queries, the topic reader's feed, and the tick that logs held-back lines.
+using status_view_full_actor = status_view_actor::extend_with<status_feed_actor>::extend<
     caf::reacts_to<tick_atom>>;  // self: log how many malformed records were held back
 
 }  // namespace status_store

@@ -23,6 +23,13 @@ void coalescing_table::forget(key_state& ks) {
   ks.known_own = false;
 }
 
+/// A retry or a held send is a delayed copy: it is stale once another writer's record of another
+/// worker's newer generation is known (ownership moved on). A record of our own (a send that timed
+/// out but was written, say) never makes it stale.
+bool coalescing_table::is_stale_copy(const key_state& ks, const pending_update& u) {
+  return !ks.known_own && !u.worker_id.empty() && !can_write_safely(ks, u);
+}
+
 /// resolve() for an acknowledged update: the same one lookup also yields its put-to-ack latency.
 void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now_ns) {
   const auto accepted = unresolved_.find(u.accept_seq);
@@ -32,10 +39,27 @@ void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now
 }
 
 namespace {
-// The code the Kafka client gives an attempt that found no broker within message.timeout.ms
-// (_MSG_TIMED_OUT); a held attempt that expires reports the same, so logs read alike.
-constexpr int held_attempt_timed_out = -192;
+/// What an attempt's end says in a failure's log line.
+std::string_view describe(const attempt_report& r) {
+  if (!r.detail.empty()) return r.detail;
+  switch (r.end) {
+    case attempt_end::held_too_long:
+      return "held until the attempt timeout with no broker reachable";
+    case attempt_end::non_retriable:
+      return "not retriable";
+    default:
+      return "attempt failed";
+  }
+}
 }  // namespace
+
+coalescing_table::key_state* coalescing_table::find_work(std::string_view key, phase at,
+                                                         std::optional<uint64_t> send_id) {
+  auto it = keys_.find(key);
+  if (it == keys_.end() || !it->second.work || it->second.work->at != at) return nullptr;
+  if (send_id && it->second.work->send_id != *send_id) return nullptr;
+  return &it->second;
+}
 
 /// A new attempt: handed to the producer, or held while no broker is reachable.
 void coalescing_table::start_send(std::string_view key, work_in_progress& work, int64_t now_ns) {
@@ -50,19 +74,51 @@ void coalescing_table::start_send(std::string_view key, work_in_progress& work, 
 
 /// The key's attempt waits in the table for a reachable broker.
 void coalescing_table::hold_key(std::string_view key, work_in_progress& work) {
-  work.in_flight = true;
-  work.held = true;
+  work.at = phase::held;
   ++held_keys_;
   held_.emplace_back(key);
 }
 
-/// An attempt goes to the producer (a held one keeps its start time). now through the producer (its start time stays).
+/// An attempt goes to the producer (a held one keeps its start time).
 void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
-  work.held = false;
-  work.in_flight = true;
+  work.at = phase::sending;
   work.send_id = ++last_send_id_;
   ++counters_.in_flight;
   sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
+}
+
+/// The head is written: what it says is now known for the key, and the waiting value goes next.
+void coalescing_table::acknowledged(std::string_view key, key_state& ks, int64_t now_ns) {
+  const auto& head = ks.work->head;
+  ++counters_.success;
+  if (head.tombstone)
+    forget(ks);
+  else if (!head.worker_id.empty())  // connector and task statuses: our write is now known
+    remember(ks, head.worker_id, head.generation, true);
+  resolve_acknowledged(head, now_ns);
+  advance(key, ks, now_ns);
+}
+
+/// A retriable end of an attempt: a retry is scheduled, or the update fails once its retries are used.
+bool coalescing_table::attempt_failed(std::string_view key, key_state& ks, const attempt_report& report) {
+  auto& work = *ks.work;
+  if (work.retries_done >= max_retries_) {
+    fail_head(key, ks, report, "retries exhausted");
+    return false;
+  }
+  work.at = phase::backing_off;
+  ++counters_.waiting_retry;
+  retries_.push_back(retry_request{std::string{key}, work.retries_done, work.send_id});
+  return true;
+}
+
+void coalescing_table::fail_head(std::string_view key, key_state& ks, const attempt_report& report,
+                                 std::string_view why) {
+  ++counters_.failure;
+  log_->error("status update for key '{}' failed after {} attempt(s): {}; {}", key, ks.work->retries_done + 1,
+              describe(report), why);
+  resolve(ks.work->head);
+  advance(key, ks, last_now_ns_);
 }
 
 /// A held attempt is about to go on (a broker is reachable again): the latest value replaces a held
@@ -71,42 +127,30 @@ void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
 bool coalescing_table::prepare_held_send(std::string_view key, key_state& ks) {
   auto& work = *ks.work;
   if (work.next) {
-    ++counters_.coalesced;
-    resolve(work.head);
-    work.head = std::move(*work.next);
-    work.next.reset();
+    supersede_head(work);
     if (work.head.safe && !can_write_safely(ks, work.head)) {  // a waiting putSafe, decided now
-      ++counters_.dropped_stale;
-      log_->debug("held putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key, *ks.known_worker,
-                  ks.known_generation);
-      resolve(work.head);
-      ks.work.reset();
+      drop_as_stale(key, ks, "held putSafe", last_now_ns_);
       return false;
     }
   }
-  if (!ks.known_own && !work.head.worker_id.empty() && !can_write_safely(ks, work.head)) {
-    ++counters_.dropped_stale;
-    log_->debug("held update for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", key,
-                work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
-    resolve(work.head);
-    ks.work.reset();
+  if (is_stale_copy(ks, work.head)) {
+    drop_as_stale(key, ks, "held update", last_now_ns_);
     return false;
   }
   return true;
 }
 
-/// A retriable end of an attempt: a retry is scheduled, or the update fails once its retries are used.
-bool coalescing_table::attempt_failed(std::string_view key, key_state& ks, const delivery_result& report) {
-  auto& work = *ks.work;
-  if (work.retries_done >= max_retries_) {
-    fail_head(key, ks, report, "retries exhausted");
-    return false;
-  }
-  work.retry_scheduled = true;
-  work.retry_ticket = work.send_id;
-  ++counters_.waiting_retry;
-  retries_.push_back(retry_request{std::string{key}, work.retries_done, work.send_id});
-  return true;
+/// The waiting value becomes the head.
+void coalescing_table::promote_waiting(work_in_progress& work) {
+  work.head = std::move(*work.next);
+  work.next.reset();
+}
+
+/// The waiting value replaces an unresolved head, which counts as coalesced.
+void coalescing_table::supersede_head(work_in_progress& work) {
+  ++counters_.coalesced;
+  resolve(work.head);
+  promote_waiting(work);
 }
 
 /// The head is resolved (acknowledged, failed or dropped): the waiting value, if any, goes next. A
@@ -117,27 +161,32 @@ void coalescing_table::advance(std::string_view key, key_state& ks, int64_t now_
     ks.work.reset();  // idle again
     return;
   }
-  work.head = std::move(*work.next);
-  work.next.reset();
+  promote_waiting(work);
   work.retries_done = 0;
   if (work.head.safe && !can_write_safely(ks, work.head)) {
-    ++counters_.dropped_stale;
-    log_->debug("waiting putSafe for key '{}' dropped: worker '{}' wrote generation {} meanwhile", key,
-                *ks.known_worker, ks.known_generation);
-    resolve(work.head);
-    ks.work.reset();
+    drop_as_stale(key, ks, "waiting putSafe", now_ns);
     return;
   }
   start_send(key, work, now_ns);
 }
 
-void coalescing_table::fail_head(std::string_view key, key_state& ks, const delivery_result& report,
-                                 std::string_view why) {
-  ++counters_.failure;
-  log_->error("status update for key '{}' failed after {} attempt(s): {} ({}); {}", key, ks.work->retries_done + 1,
-              report.error_text, report.error, why);
-  resolve(ks.work->head);
-  advance(key, ks, last_now_ns_);
+/// `u` would overwrite a newer owner's value, or resurrect a key another writer deleted: it is
+/// counted dropped_stale and resolved, never written.
+void coalescing_table::discard_stale(std::string_view key, const key_state& ks, const pending_update& u,
+                                     std::string_view what) {
+  ++counters_.dropped_stale;
+  if (ks.known_worker)
+    log_->debug("{} for key '{}' (worker '{}', generation {}) dropped: worker '{}' wrote generation {}", what, key,
+                u.worker_id, u.generation, *ks.known_worker, ks.known_generation);
+  else
+    log_->info("{} for key '{}' abandoned: another writer's tombstone for it was read back", what, key);
+  resolve(u);
+}
+
+/// The head is discarded as stale; the waiting value, if any, goes next.
+void coalescing_table::drop_as_stale(std::string_view key, key_state& ks, std::string_view what, int64_t now_ns) {
+  discard_stale(key, ks, ks.work->head, what);
+  advance(key, ks, now_ns);
 }
 
 void coalescing_table::accept(status_update& u, int64_t now_ns) {
@@ -149,16 +198,12 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   if (it == keys_.end()) it = keys_.emplace(compact_key{u.key}, key_state{}).first;
   auto& ks = it->second;
   if (p.safe && !can_write_safely(ks, p)) {
-    ++counters_.dropped_stale;
-    log_->debug(
-        "putSafe for key '{}' (worker '{}', generation {}) dropped: known value is from worker '{}' "
-        "generation {}",
-        u.key, p.worker_id, p.generation, *ks.known_worker, ks.known_generation);
-    resolve(p);
+    discard_stale(u.key, ks, p, "putSafe");
     return;
   }
   if (!ks.work) {
-    ks.work = std::make_unique<work_in_progress>(work_in_progress{std::move(p), nullptr, 0, 0, 0, false, false});
+    ks.work = std::make_unique<work_in_progress>();
+    ks.work->head = std::move(p);
     start_send(u.key, *ks.work, now_ns);
     return;
   }
@@ -172,42 +217,31 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   work.next = std::make_unique<pending_update>(std::move(p));
 }
 
-bool coalescing_table::delivered(const delivery_result& r, int64_t now_ns) {
-  const delivery_verdict& verdict = r.verdict;
+bool coalescing_table::delivered(const attempt_report& r, int64_t now_ns) {
   last_now_ns_ = now_ns;
-  auto it = keys_.find(std::string_view{r.key});
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
-  if (it == keys_.end() || !it->second.work || !it->second.work->in_flight || it->second.work->held ||
-      it->second.work->send_id != r.send_id)
-    return false;
-  auto& ks = it->second;
-  auto& work = *ks.work;
-  work.in_flight = false;
+  key_state* ks = find_work(r.key, phase::sending, r.send_id);
+  if (!ks) return false;
   --counters_.in_flight;
-  switch (verdict.outcome) {
-    case delivery_outcome::success:
-      ++counters_.success;
-      if (work.head.tombstone)
-        forget(ks);
-      else if (!work.head.worker_id.empty())  // connector and task statuses: our write is now known
-        remember(ks, work.head.worker_id, work.head.generation, true);
-      resolve_acknowledged(work.head, now_ns);
-      advance(r.key, ks, now_ns);
+  switch (r.end) {
+    case attempt_end::acknowledged:
+      acknowledged(r.key, *ks, now_ns);
       return false;
-    case delivery_outcome::non_retriable:
-      if (verdict.authentication) ++counters_.authentication_failure;
-      fail_head(r.key, ks, r,
-                verdict.advice.empty() ? std::string{"not retriable"} : "not retriable: " + verdict.advice);
+    case attempt_end::non_retriable:
+      if (r.authentication) ++counters_.authentication_failure;
+      fail_head(r.key, *ks, r,
+                r.advice.empty() ? std::string{"not retriable"} : "not retriable: " + std::string{r.advice});
       return false;
-    case delivery_outcome::retriable:
-      return attempt_failed(r.key, ks, r);
-    case delivery_outcome::not_sent:
+    case attempt_end::retriable:
+    case attempt_end::held_too_long:
+      return attempt_failed(r.key, *ks, r);
+    case attempt_end::taken_back:
       // Taken back from the producer's queue by the outage hold: the attempt goes on, held here,
       // or through the producer again if a broker became reachable meanwhile.
       if (holding_) {
-        hold_key(r.key, work);
-      } else if (prepare_held_send(r.key, ks)) {
-        hand_on(r.key, *ks.work);
+        hold_key(r.key, *ks->work);
+      } else if (prepare_held_send(r.key, *ks)) {
+        hand_on(r.key, *ks->work);
       }
       return false;
   }
@@ -216,31 +250,17 @@ bool coalescing_table::delivered(const delivery_result& r, int64_t now_ns) {
 
 void coalescing_table::retry_due(const retry_request& due, int64_t now_ns) {
   last_now_ns_ = now_ns;
-  auto it = keys_.find(std::string_view{due.key});
   // A notice for a retry abandoned meanwhile (its key may be backing off again, for another send).
-  if (it == keys_.end() || !it->second.work || !it->second.work->retry_scheduled ||
-      it->second.work->retry_ticket != due.ticket)
-    return;
-  auto& ks = it->second;
-  auto& work = *ks.work;
-  work.retry_scheduled = false;
+  key_state* ks = find_work(due.key, phase::backing_off, due.ticket);
+  if (!ks) return;
+  auto& work = *ks->work;
   --counters_.waiting_retry;
   ++work.retries_done;
-  if (work.next) {  // the retry sends the latest value; the failed one is superseded
-    ++counters_.coalesced;
-    resolve(work.head);
-    work.head = std::move(*work.next);
-    work.next.reset();
-  }
+  if (work.next) supersede_head(work);  // the retry sends the latest value
   // A retry is a delayed copy: re-check putSafe's rule against what the topic now shows, for plain
-  // puts too. Another writer's record of another worker's newer generation means ownership moved on;
-  // a record of our own (a send that timed out but was written, say) never does.
-  if (!ks.known_own && !work.head.worker_id.empty() && !can_write_safely(ks, work.head)) {
-    ++counters_.dropped_stale;
-    log_->debug("retry for key '{}' (worker '{}', generation {}) abandoned: worker '{}' wrote generation {}", due.key,
-                work.head.worker_id, work.head.generation, *ks.known_worker, ks.known_generation);
-    resolve(work.head);
-    ks.work.reset();
+  // puts too.
+  if (is_stale_copy(*ks, work.head)) {
+    drop_as_stale(due.key, *ks, "retry", now_ns);
     return;
   }
   ++counters_.retry;
@@ -261,20 +281,16 @@ void coalescing_table::observed(const observed_status& o) {
     return;
   }
   forget(ks);
-  if (o.own || !ks.work || !ks.work->retry_scheduled) return;
-  ks.work->retry_scheduled = false;
+  if (o.own || !ks.work || ks.work->at != phase::backing_off) return;
   --counters_.waiting_retry;
-  ++counters_.dropped_stale;
-  log_->info("retry for key '{}' abandoned: another writer's tombstone for it was read back", o.key);
-  resolve(ks.work->head);
-  advance(o.key, ks, last_now_ns_);
+  drop_as_stale(o.key, ks, "retry", last_now_ns_);
 }
 
 drain_report coalescing_table::fail_all_unresolved() {
   drain_report report;
   for (auto& [key, ks] : keys_) {
     if (!ks.work) continue;
-    if (ks.work->held) --held_keys_;
+    if (ks.work->at == phase::held) --held_keys_;
     report.failed += ks.work->next ? 2 : 1;
     counters_.failure += ks.work->next ? 2 : 1;
     resolve(ks.work->head);
@@ -292,12 +308,10 @@ void coalescing_table::hold() { holding_ = true; }
 void coalescing_table::release() {
   holding_ = false;
   for (const std::string& key : std::exchange(held_, {})) {
-    auto it = keys_.find(std::string_view{key});
-    if (it == keys_.end() || !it->second.work || !it->second.work->held) continue;  // resolved meanwhile
-    auto& ks = it->second;
-    auto& work = *ks.work;
+    key_state* ks = find_work(key, phase::held);
+    if (!ks) continue;  // resolved meanwhile
     --held_keys_;
-    if (prepare_held_send(key, ks)) hand_on(key, work);
+    if (prepare_held_send(key, *ks)) hand_on(key, *ks->work);
   }
 }
 
@@ -308,22 +322,16 @@ size_t coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns)
   // Expiring may start the next attempt of a key, held again: it joins held_ while this loop runs.
   std::vector<std::string> current = std::exchange(held_, {});
   for (std::string& key : current) {
-    auto it = keys_.find(std::string_view{key});
-    if (it == keys_.end() || !it->second.work || !it->second.work->held) continue;
-    auto& ks = it->second;
-    auto& work = *ks.work;
+    key_state* ks = find_work(key, phase::held);
+    if (!ks) continue;
+    auto& work = *ks->work;
     if (now_ns - work.attempt_started_ns < attempt_timeout_ns) {
       held_.push_back(std::move(key));
       continue;
     }
-    work.held = false;
-    work.in_flight = false;
     --held_keys_;
     ++expired;
-    attempt_failed(key, ks,
-                   delivery_result{key, work.send_id, held_attempt_timed_out, -1,
-                                   "Local: Message timed out (held: no broker was reachable)",
-                                   delivery_verdict{delivery_outcome::retriable, false, {}}});
+    attempt_failed(key, *ks, attempt_report{key, work.send_id, attempt_end::held_too_long});
   }
   return expired;
 }

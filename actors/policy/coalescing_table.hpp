@@ -16,7 +16,7 @@
 //   back, or another writer's record of another worker's newer generation is known. The store's own
 //   records read back never abandon anything (docs/retries.md, "Own writes").
 // - Outage hold: while no broker is reachable, a key's record is held in the table instead of being
-//   handed to the producer (records already queued there come back not_sent). When a broker is
+//   handed to the producer (records already queued there are taken back). When a broker is
 //   reachable again, every held key sends its *latest* value, once, checked as a retry is (a held
 //   send is a delayed copy). A held attempt still ends after
 //   the attempt timeout (message.timeout.ms) as a timed-out send would: retried or failed by the
@@ -30,12 +30,34 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace status_store {
+
+/// Why an attempt ended, in the table's own words. The coalescer maps each judged delivery report
+/// onto it; the table never sees a Kafka client's error codes.
+enum class attempt_end : uint8_t {
+  acknowledged,   // written
+  retriable,      // a transient error: back off, then send the key's latest value
+  non_retriable,  // sending the same bytes again would fail again: give up at once
+  taken_back,     // returned before any broker saw it (the outage hold): the attempt goes on, held
+  held_too_long,  // held with no broker reachable until the attempt timeout: ends as a retriable one
+};
+
+/// The end of one attempt, as the table is told it.
+struct attempt_report {
+  std::string_view key;
+  uint64_t send_id = 0;  // the outgoing_record's: a report for an earlier send changes nothing
+  attempt_end end = attempt_end::acknowledged;
+  bool authentication = false;  // credentials or TLS set-up refused: counted apart
+  std::string_view advice;      // what an operator can change (a non-retriable end)
+  std::string_view detail;      // what went wrong, for the failure's log line
+};
 
 class coalescing_table {
  public:
@@ -51,8 +73,8 @@ class coalescing_table {
     counters_.accepted += n;
     counters_.coalesced += n;
   }
-  /// One delivery report (judged by the producer client). Returns true if it scheduled a retry.
-  bool delivered(const delivery_result& report, int64_t now_ns);
+  /// One attempt's end (a judged delivery report). Returns true if it scheduled a retry.
+  bool delivered(const attempt_report& report, int64_t now_ns);
   /// A retry's backoff has elapsed.
   void retry_due(const retry_request& due, int64_t now_ns);
   /// A record read back from the topic.
@@ -97,19 +119,25 @@ class coalescing_table {
     uint64_t accept_seq = 0;
   };
 
+  /// Where a key's current attempt is; a key with no work is idle.
+  enum class phase : uint8_t {
+    sending,      // with the producer: the delivery report for send_id is awaited
+    held,         // waiting in the table for a reachable broker (the outage hold)
+    backing_off,  // a retry is scheduled: the due notice whose ticket is send_id is awaited
+  };
+
   // Memory per key matters (a worker may track a million keys, nearly all idle): an idle key keeps
   // only what putSafe needs, 24 bytes beside its compact key; the rest lives in `work` while the key
   // has an update to write (docs/benchmarks.md, "memory per key").
   struct work_in_progress {
     pending_update head;                   // being written, or waiting for its retry
     std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
-    uint64_t retry_ticket = 0;             // the failed send's id; only the matching due notice counts
-    uint64_t send_id = 0;                  // matches delivery reports to the current send
-    int64_t attempt_started_ns = 0;        // when the current attempt was handed on (or held)
-    uint32_t retries_done = 0;             // retries used by the current failure episode
-    bool in_flight = false;                // with the producer, or held for a reachable broker
-    bool retry_scheduled = false;
-    bool held = false;  // in_flight, but held in the table (outage hold)
+    // The current send's id: matches delivery reports to it, and a retry's due notice (its ticket)
+    // to the failed send it retries.
+    uint64_t send_id = 0;
+    int64_t attempt_started_ns = 0;  // when the current attempt was handed on (or held)
+    uint32_t retries_done = 0;       // retries used by the current failure episode
+    phase at = phase::sending;
   };
   struct key_state {
     std::unique_ptr<work_in_progress> work;  // nullptr: idle
@@ -120,18 +148,30 @@ class coalescing_table {
   };
   static_assert(sizeof(key_state) <= 24, "a million keys: keep the per-key state small");
 
+  // -- what is known of a key --
   static bool can_write_safely(const key_state& ks, const pending_update& u);
+  static bool is_stale_copy(const key_state& ks, const pending_update& u);
   void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
   void resolve_acknowledged(const pending_update& u, int64_t now_ns);
+
+  // -- steps of a key's work --
+  /// The key's state if its work is in phase `at` (and, given `send_id`, for that send); nullptr for a
+  /// late report or the timer of a retry abandoned meanwhile.
+  key_state* find_work(std::string_view key, phase at, std::optional<uint64_t> send_id = std::nullopt);
   void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hand_on(std::string_view key, work_in_progress& work);
   void hold_key(std::string_view key, work_in_progress& work);
-  bool attempt_failed(std::string_view key, key_state& ks, const delivery_result& report);
+  void acknowledged(std::string_view key, key_state& ks, int64_t now_ns);
+  bool attempt_failed(std::string_view key, key_state& ks, const attempt_report& report);
+  void fail_head(std::string_view key, key_state& ks, const attempt_report& report, std::string_view why);
   bool prepare_held_send(std::string_view key, key_state& ks);
+  static void promote_waiting(work_in_progress& work);
+  void supersede_head(work_in_progress& work);
   void advance(std::string_view key, key_state& ks, int64_t now_ns);
-  void fail_head(std::string_view key, key_state& ks, const delivery_result& report, std::string_view why);
+  void discard_stale(std::string_view key, const key_state& ks, const pending_update& u, std::string_view what);
+  void drop_as_stale(std::string_view key, key_state& ks, std::string_view what, int64_t now_ns);
 
   uint32_t max_retries_;
   std::shared_ptr<spdlog::logger> log_;

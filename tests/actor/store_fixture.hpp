@@ -33,7 +33,7 @@ using fake_producer_impl = std::remove_pointer_t<producer_actor::stateful_pointe
 
 inline producer_actor::behavior_type fake_producer(producer_actor::stateful_pointer<fake_producer_state> self) {
   return {
-      [=](report_to_atom, coalescer_actor&) {},
+      [=](report_to_atom, delivery_sink_actor&) {},
       [=](produce_atom, std::vector<outgoing_record>& records) {
         for (auto& r : records) self->state.produced.push_back(std::move(r));
       },
@@ -89,7 +89,7 @@ struct store_fixture : test_coordinator_fixture<> {
   retry_scheduler_actor scheduler;
   producer_actor producer;
   coalescer_actor coalescer;
-  status_view_actor view;
+  status_view_full_actor view;                                              // the queries and the topic reader's feed
   std::shared_ptr<ingest_table> ingest = std::make_shared<ingest_table>();  // the facade's door
   size_t wakes_sent = 0;
   std::vector<caf::actor> probes;

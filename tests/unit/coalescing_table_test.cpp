@@ -12,10 +12,16 @@ using namespace status_store;
 
 namespace {
 
-const delivery_verdict acknowledged{delivery_outcome::success, false, {}};
-const delivery_verdict timed_out{delivery_outcome::retriable, false, {}};
-const delivery_verdict too_large{delivery_outcome::non_retriable, false, "raise max.message.bytes"};
-const delivery_verdict refused_password{delivery_outcome::non_retriable, true, {}};
+/// How an attempt ends, as the coalescer tells the table (key and send id filled in by report()).
+struct attempt_ending {
+  attempt_end end;
+  bool authentication;
+  std::string_view advice;
+};
+const attempt_ending acknowledged{attempt_end::acknowledged, false, {}};
+const attempt_ending timed_out{attempt_end::retriable, false, {}};
+const attempt_ending too_large{attempt_end::non_retriable, false, "raise max.message.bytes"};
+const attempt_ending refused_password{attempt_end::non_retriable, true, {}};
 
 struct CoalescingTable : ::testing::Test {
   coalescing_table table{2, std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::null_sink_mt>())};
@@ -33,10 +39,9 @@ struct CoalescingTable : ::testing::Test {
     table.accept(u, now);
     collect();
   }
-  bool report(const outgoing_record& r, const delivery_verdict& verdict) {
-    const bool retry = table.delivered(
-        delivery_result{r.key, r.send_id, verdict.outcome == delivery_outcome::success ? 0 : 1, 0, "error", verdict},
-        now);
+  bool report(const outgoing_record& r, const attempt_ending& e) {
+    const bool retry =
+        table.delivered(attempt_report{r.key, r.send_id, e.end, e.authentication, e.advice, "error"}, now);
     collect();
     return retry;
   }
@@ -251,7 +256,7 @@ TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
 // ---- outage hold ------------------------------------------------------------------------------------
 
 namespace {
-const delivery_verdict purged_for_hold{delivery_outcome::not_sent, false, {}};
+const attempt_ending purged_for_hold{attempt_end::taken_back, false, {}};
 constexpr int64_t attempt_timeout = 15'000'000'000;  // message.timeout.ms = 15 s
 }  // namespace
 

@@ -2,7 +2,8 @@
 // interface that holds put, put batch and flush only: what the coalescer's peers and timers send
 // (deadline, delivered, retry_due, brokers, observe, tick, hold_check, wake, stop) cannot be sent
 // through it. CAF refuses to compile a send the handle's signatures do not hold (its send checks
-// exactly this membership), so these static_asserts are the compile-time proof.
+// exactly this membership), so these static_asserts are the compile-time proof. The same holds for the
+// narrow handles the coalescer's peers hold.
 #include "app/store/store.hpp"
 #include "messages/protocol.hpp"
 
@@ -39,10 +40,64 @@ static_assert(!embedders_can_send<caf::reacts_to<hold_check_atom>>);
 static_assert(!embedders_can_send<caf::reacts_to<wake_atom>>);
 static_assert(!embedders_can_send<caf::replies_to<stop_atom, caf::timespan>::with<drain_report>>);
 
+// The peers' handles are as narrow: producer I/O reports deliveries and reachability, the retry
+// scheduler due retries, the status view what it read back; none of them can fail the drain
+// (deadline) or put an update. Each converts from the coalescer's full interface, never back.
+template <class Handle, class Signature>
+constexpr bool can_send = caf::detail::tl_contains<typename Handle::signatures, Signature>::value;
+
+// (CAF's converting constructor asserts the subset inside its body, so std::is_convertible cannot
+// tell; the subset is what it checks.)
+template <class Narrow, class Whole>
+constexpr bool converts_from =
+    caf::detail::tl_subset_of<typename Narrow::signatures, typename Whole::signatures>::value;
+
+static_assert(converts_from<delivery_sink_actor, coalescer_actor>);
+static_assert(converts_from<retry_sink_actor, coalescer_actor>);
+static_assert(converts_from<observation_sink_actor, coalescer_actor>);
+static_assert(!converts_from<coalescer_actor, delivery_sink_actor>, "no way back to the whole interface");
+
+static_assert(can_send<delivery_sink_actor, caf::reacts_to<delivered_atom, std::vector<delivery_result>>>);
+static_assert(can_send<delivery_sink_actor, caf::reacts_to<brokers_atom, bool>>);
+static_assert(!can_send<delivery_sink_actor, caf::reacts_to<deadline_atom>>, "producer I/O cannot end the drain");
+static_assert(!can_send<delivery_sink_actor, caf::reacts_to<put_atom, status_update>>, "nor put an update");
+static_assert(!can_send<delivery_sink_actor, caf::reacts_to<retry_due_atom, std::vector<retry_request>>>);
+static_assert(caf::detail::tl_size<delivery_sink_actor::signatures>::value == 2);
+
+static_assert(can_send<retry_sink_actor, caf::reacts_to<retry_due_atom, std::vector<retry_request>>>);
+static_assert(!can_send<retry_sink_actor, caf::reacts_to<deadline_atom>>, "the scheduler cannot end the drain");
+static_assert(!can_send<retry_sink_actor, caf::reacts_to<put_atom, status_update>>, "nor put an update");
+static_assert(!can_send<retry_sink_actor, caf::reacts_to<delivered_atom, std::vector<delivery_result>>>);
+static_assert(caf::detail::tl_size<retry_sink_actor::signatures>::value == 1);
+
+static_assert(!can_send<observation_sink_actor, caf::reacts_to<deadline_atom>>);
+static_assert(!can_send<observation_sink_actor, caf::reacts_to<put_atom, status_update>>);
+
+// What the coalescer holds of the producer and the scheduler, and what embedders hold of the view,
+// leave out those actors' own timers.
+static_assert(!can_send<retry_scheduler_actor, caf::reacts_to<fire_atom>>, "fire is the scheduler's own timer");
+static_assert(can_send<retry_scheduler_full_actor, caf::reacts_to<fire_atom>>);
+static_assert(!can_send<status_view_actor, caf::reacts_to<tick_atom>>, "tick is the view's own timer");
+static_assert(!can_send<status_view_actor, caf::reacts_to<records_atom, std::vector<consumed_record>>>,
+              "embedders cannot forge records read from the topic");
+static_assert(std::is_same_v<decltype(std::declval<const store&>().view()), status_view_actor>);
+static_assert(converts_from<status_feed_actor, status_view_full_actor>);
+static_assert(converts_from<status_view_actor, status_view_full_actor>);
+static_assert(converts_from<retry_scheduler_actor, retry_scheduler_full_actor>);
+static_assert(!can_send<status_feed_actor, caf::reacts_to<tick_atom>>);
+
 }  // namespace
 
 TEST(PublicHandle, HoldsPutPutBatchAndFlushOnly) {
   // The static_asserts above are the test; this counts it and pins the size of the interface.
   EXPECT_EQ(caf::detail::tl_size<status_store_actor::signatures>::value, 3u);
   EXPECT_EQ(caf::detail::tl_size<coalescer_actor::signatures>::value, 12u);
+}
+
+TEST(PublicHandle, PeersHoldOnlyWhatTheySend) {
+  // The static_asserts above are the test; this counts it and pins the peers' interfaces.
+  EXPECT_EQ(caf::detail::tl_size<delivery_sink_actor::signatures>::value, 2u);
+  EXPECT_EQ(caf::detail::tl_size<retry_sink_actor::signatures>::value, 1u);
+  EXPECT_EQ(caf::detail::tl_size<observation_sink_actor::signatures>::value, 1u);
+  EXPECT_EQ(caf::detail::tl_size<status_view_actor::signatures>::value, 5u);
 }
