@@ -17,8 +17,8 @@ namespace status_store {
 /// Sends `xs...` to `target` and waits at most `timeout` for a `Result`. `what` names the call in the
 /// error ("flush", "status query for connector 'c'"); a null `target` means the store is stopped.
 template <class Result, class Handle, class... Ts>
-Result request_or_throw(caf::actor_system& system, const Handle& target, caf::timespan timeout,
-                        const std::string& what, Ts&&... xs) {
+Result request_or_throw(caf::actor_system& system, const Handle& target, caf::timespan timeout, const std::string& what,
+                        Ts&&... xs) {
   if (!target) throw store_error{store_error_kind::stopped, what + " failed: the store is stopped"};
   std::optional<Result> result;
   caf::error failure;
