@@ -3,7 +3,9 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS status_store status_store_core EXPORT status_store_targets
+# What an embedder links: the facade, the actors beneath it and the pure core; the app's libraries
+# (REST listener, routing, formats) stay in the build tree.
+install(TARGETS status_store status_store_actors status_store_core EXPORT status_store_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
