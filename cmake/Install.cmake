@@ -3,7 +3,9 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS status_store status_store_core EXPORT status_store_targets
+# What an embedder links: the facade, the actors beneath it and the pure core; the app's libraries
+# (REST listener, routing, formats) stay in the build tree.
+install(TARGETS status_store status_store_actors status_store_core EXPORT status_store_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -12,7 +14,7 @@ install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # compiles each installed header alone to keep it so.
 set(STATUS_STORE_PUBLIC_CONFIG_HEADERS config/worker_config.hpp config/retry_settings.hpp config/defaults.hpp
     config/properties.hpp config/config_error.hpp config/logging.hpp)
-install(FILES app/store/store.hpp app/store/metric_names.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store)
+install(FILES app/store/store.hpp app/store/store_error.hpp app/store/metric_names.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store)
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/messages/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/messages
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${STATUS_STORE_PUBLIC_CONFIG_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/config)

@@ -11,15 +11,15 @@
 #include "actors/producer_actor.hpp"
 #include "actors/retry_scheduler_actor.hpp"
 #include "actors/status_view_actor.hpp"
+#include "app/store/periodic_reporter.hpp"
+#include "app/store/request_or_throw.hpp"
 #include "app/store/unanswered_drain.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
 #include "messages/record_writer_header.hpp"
-#include "messages/status_updates.hpp"
 
 #include "caf/atom.hpp"
 #include "caf/scoped_actor.hpp"
-#include "caf/send.hpp"
 
 #include <algorithm>
 #include <random>
@@ -44,27 +44,57 @@ store::store(caf::actor_system& system, const worker_config& config, store_optio
   start(options);
 }
 
-void store::start(store_options options) {
-  auto log = component_logger("store");
-  const auto started = std::chrono::steady_clock::now();
-  const auto startup_timeout = std::chrono::milliseconds{config_.startup_timeout_ms};
-  auto remaining = [&] {
-    auto left = startup_timeout -
-                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    return std::max(left, std::chrono::milliseconds{1});
-  };
-  if (config_.uses_mock_cluster()) {
-    // The mock has no CreateTopics: create the topic through its own API.
-    mock_ = std::make_unique<mock_cluster>(3);
-    mock_->create_topic(config_.status_topic, config_.partitions > 0 ? config_.partitions : defaults::partitions,
-                        config_.replication_factor);
-    bootstrap_servers_ = mock_->bootstrap_servers();
-  } else {
-    bootstrap_servers_ = config_.bootstrap_servers;
-    kafka_settings admin = admin_settings(config_);
-    admin.emplace_back("bootstrap.servers", bootstrap_servers_);
-    ensure_status_topic(admin, config_, remaining());
+namespace {
+
+/// What is left of status.storage.startup.timeout.ms, at least 1 ms (the clients take 0 as "do not wait").
+class startup_deadline {
+ public:
+  explicit startup_deadline(int64_t timeout_ms) : timeout_{timeout_ms} {}
+  std::chrono::milliseconds remaining() const {
+    // Elapsed time rounded down, so that a fresh deadline still says the whole timeout in its errors.
+    auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
+    return std::max(timeout_ - elapsed, std::chrono::milliseconds{1});
   }
+
+ private:
+  std::chrono::milliseconds timeout_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+/// The topic's reader, positioned at its end. A topic created a moment ago may have no partition
+/// leaders yet; ListOffsets then answers NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, it
+/// tries again until the start-up deadline.
+std::shared_ptr<status_topic_follower> open_reader(const kafka_settings& settings, const worker_config& config,
+                                                   const std::string& writer_id, const startup_deadline& deadline) {
+  for (auto backoff = std::chrono::milliseconds{100};;
+       backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
+    try {
+      return std::make_shared<status_topic_follower>(settings, config.status_topic, deadline.remaining(), writer_id);
+    } catch (const transient_kafka_error& e) {
+      if (deadline.remaining() <= backoff)
+        throw std::runtime_error(std::string{e.what()} +
+                                 " (still failing when status.storage.startup.timeout.ms ran out)");
+      component_logger("store")->info("{}; retrying in {} ms", e.what(), backoff.count());
+      std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor exists yet
+    }
+  }
+}
+
+void log_started(const worker_config& config, const std::string& bootstrap_servers) {
+  const auto& r = config.retry;
+  component_logger("store")->info(
+      "status store started: topic '{}' on {}{}, client.id '{}', max.retries {}, backoff {}..{} ms x{} "
+      "jitter {}",
+      config.status_topic, config.uses_mock_cluster() ? "the embedded mock cluster " : "", bootstrap_servers,
+      config.status_client_id(), r.max_retries, r.initial_backoff_ms, r.max_backoff_ms, r.backoff_multiplier,
+      r.jitter_factor);
+}
+
+}  // namespace
+
+void store::start(store_options options) {
+  const startup_deadline deadline{config_.startup_timeout_ms};
+  prepare_topic(deadline.remaining());
   kafka_settings settings = producer_settings(config_);
   kafka_settings reader_settings = consumer_settings(config_);
   if (mock_) {
@@ -74,25 +104,11 @@ void store::start(store_options options) {
   writer_id_ = new_writer_id();
   auto client = std::make_shared<kafka_producer_client>(settings, config_.status_topic, writer_id_);
   link_ = client;
-  kafka_cluster_id_ = client->cluster_id(std::min(remaining(), std::chrono::milliseconds{5000}));
-  // A topic created a moment ago may have no partition leaders yet; ListOffsets then answers
-  // NOT_LEADER_FOR_PARTITION. Like Connect's KafkaBasedLog, try again until the start-up deadline.
-  std::shared_ptr<status_topic_follower> reader;
-  for (auto backoff = std::chrono::milliseconds{100};;
-       backoff = std::min(backoff * 2, std::chrono::milliseconds{1000})) {
-    try {
-      reader = std::make_shared<status_topic_follower>(reader_settings, config_.status_topic, remaining(), writer_id_);
-      break;
-    } catch (const transient_kafka_error& e) {
-      if (remaining() <= backoff)
-        throw std::runtime_error(std::string{e.what()} +
-                                 " (still failing when status.storage.startup.timeout.ms ran out)");
-      log->info("{}; retrying in {} ms", e.what(), backoff.count());
-      std::this_thread::sleep_for(backoff);  // start-up, on the caller's thread: no actor exists yet
-    }
-  }
-  log->info("replaying status topic '{}' ({} record(s) at start); this store writes as '{}' ({} header)",
-            config_.status_topic, reader->records_at_start(), writer_id_, writer_header_name);
+  kafka_cluster_id_ = client->cluster_id(std::min(deadline.remaining(), std::chrono::milliseconds{5000}));
+  auto reader = open_reader(reader_settings, config_, writer_id_, deadline);
+  component_logger("store")->info(
+      "replaying status topic '{}' ({} record(s) at start); this store writes as '{}' ({} header)",
+      config_.status_topic, reader->records_at_start(), writer_id_, writer_header_name);
 
   const auto& r = config_.retry;
   retry_scheduler_config scheduler_config{r, options.jitter_seed ? *options.jitter_seed : std::random_device{}()};
@@ -104,28 +120,38 @@ void store::start(store_options options) {
                                metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
+  await_replay(deadline.remaining());
+  log_started(config_, bootstrap_servers_);
+}
 
-  // Like Connect's start(): return only once the view holds everything the topic held at start.
-  std::string failure;
-  {
-    caf::scoped_actor self{*system_};
-    self->request(view_, caf::timespan{remaining()}, await_atom::value)
-        .receive([](ok_atom) {}, [&](caf::error& err) { failure = system_->render(err); });
+void store::prepare_topic(std::chrono::milliseconds timeout) {
+  if (config_.uses_mock_cluster()) {
+    // The mock has no CreateTopics: create the topic through its own API.
+    mock_ = std::make_unique<mock_cluster>(3);
+    mock_->create_topic(config_.status_topic, config_.partitions > 0 ? config_.partitions : defaults::partitions,
+                        config_.replication_factor);
+    bootstrap_servers_ = mock_->bootstrap_servers();
+    return;
   }
-  if (!failure.empty()) {
+  bootstrap_servers_ = config_.bootstrap_servers;
+  kafka_settings admin = admin_settings(config_);
+  admin.emplace_back("bootstrap.servers", bootstrap_servers_);
+  ensure_status_topic(admin, config_, timeout);
+}
+
+void store::await_replay(std::chrono::milliseconds timeout) {
+  // Like Connect's start(): return only once the view holds everything the topic held at start.
+  try {
+    request_or_throw<ok_atom>(*system_, view_, caf::timespan{timeout}, "the view's replay", await_atom::value);
+  } catch (const store_error& e) {
     stop_actors();
     mock_.reset();
     stopped_ = drain_report{};
-    throw std::runtime_error("replaying status topic '" + config_.status_topic +
-                             "' to its end did not complete within " + std::to_string(config_.startup_timeout_ms) +
-                             " ms (status.storage.startup.timeout.ms): " + failure);
+    throw store_error{e.kind(), "replaying status topic '" + config_.status_topic +
+                                    "' to its end did not complete within " +
+                                    std::to_string(config_.startup_timeout_ms) +
+                                    " ms (status.storage.startup.timeout.ms): " + e.what()};
   }
-  log->info(
-      "status store started: topic '{}' on {}{}, client.id '{}', max.retries {}, backoff {}..{} ms x{} "
-      "jitter {}",
-      config_.status_topic, config_.uses_mock_cluster() ? "the embedded mock cluster " : "", bootstrap_servers_,
-      config_.status_client_id(), r.max_retries, r.initial_backoff_ms, r.max_backoff_ms, r.backoff_multiplier,
-      r.jitter_factor);
 }
 
 store::~store() { stop(); }
@@ -135,152 +161,6 @@ store_health store::health() const {
   health.brokers_reachable = !link_->brokers_down();
   health.credential_failure = link_->credential_failure();
   return health;
-}
-
-namespace {
-// CAF 0.17's actor clock is steady_clock, so the coalescer can compare this with its own now().
-int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-/// What a caller does after offering updates to the ingest table: wake the coalescer when the table
-/// was idle; log a refusal (the store is stopping) once.
-void after_offer(ingest_table::offer_result result, const caf::actor& wake_target, std::atomic<bool>& refused_logged) {
-  if (result == ingest_table::offer_result::wake_needed) {
-    caf::anon_send(wake_target, wake_atom::value);
-  } else if (result == ingest_table::offer_result::refused && !refused_logged.exchange(true)) {
-    component_logger("store")->warn(
-        "refusing status updates: the store is stopping or stopped (each is counted in "
-        "status-update-after-stop-total)");
-  }
-}
-}  // namespace
-
-void store::send(status_update update) {
-  update.put_ns = steady_now_ns();
-  after_offer(ingest_->offer(std::move(update)), wake_target_, refused_logged_);
-}
-
-namespace {
-
-/// make_update of a status whose trace is over the budget, with the trace cut to it: rare, so the
-/// status is copied and a warning says what was cut.
-template <class Status>
-status_update update_with_trace_cut(const Status& s, bool safe, int32_t trace_max_bytes) {
-  const auto budget = static_cast<std::size_t>(trace_max_bytes);
-  Status cut = s;
-  const std::size_t original = fit_trace(cut.value, budget).value_or(0);
-  status_update update = make_update(cut, safe);
-  component_logger("store")->warn(
-      "{}: trace of {} bytes cut to {} (status.storage.trace.max.bytes={}, head and tail kept) so that the {} "
-      "status is written; Connect would send it whole and lose it if the broker refused the record as too large",
-      update.key, original, cut.value.trace->size(), budget, to_string(cut.value.state));
-  return update;
-}
-
-}  // namespace
-
-/// The update is encoded into this thread's buffer and copied into the ingest table's entry for the
-/// key, so neither the encoding nor replacing a waiting update allocates once the buffers have grown
-/// (docs/architecture.md, "The ingest"). A trace over budget takes the slow path, with its warning.
-template <class Status>
-void store::put_status(const Status& s, bool safe) {
-  if (s.value.trace && s.value.trace->size() > static_cast<std::size_t>(config_.trace_max_bytes)) {
-    send(update_with_trace_cut(s, safe, config_.trace_max_bytes));
-    return;
-  }
-  thread_local status_update buffer;
-  fill_update(buffer, s, safe);
-  buffer.put_ns = steady_now_ns();
-  after_offer(ingest_->offer_copy(buffer), wake_target_, refused_logged_);
-}
-
-void store::put(const connector_status& s) { put_status(s, false); }
-void store::put_safe(const connector_status& s) { put_status(s, true); }
-void store::put(const task_status& s) { put_status(s, false); }
-void store::put_safe(const task_status& s) { put_status(s, true); }
-void store::put(const topic_status& s) { send(make_update(s)); }
-void store::delete_topic(const std::string& connector, const std::string& topic) {
-  send(make_topic_deletion(connector, topic));
-}
-
-void store::put_all(std::vector<status_update> updates) {
-  if (updates.empty()) return;
-  const int64_t now = steady_now_ns();
-  for (auto& u : updates) u.put_ns = now;
-  after_offer(ingest_->offer_all(std::move(updates)), wake_target_, refused_logged_);
-}
-
-bool store::flush(std::chrono::milliseconds timeout) {
-  if (stopped_) return true;
-  bool done = false;
-  caf::scoped_actor self{*system_};
-  self->request(coalescer_, request_timeout(timeout), flush_atom::value)
-      .receive([&](ok_atom) { done = true; }, [&](caf::error&) { done = false; });
-  return done;
-}
-
-void store::set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval) {
-  stop_reporter_thread();
-  if (!reporter || stopped_) return;
-  reporter_ = std::move(reporter);
-  reporter_stopping_ = false;
-  interval = std::max(interval, std::chrono::milliseconds{1});
-  reporter_thread_ = std::thread{[this, interval] {
-    std::unique_lock lock{reporter_mutex_};
-    while (!reporter_wake_.wait_for(lock, interval, [this] { return reporter_stopping_; })) {
-      lock.unlock();
-      report_metrics(std::nullopt, false);
-      lock.lock();
-    }
-  }};
-}
-
-void store::stop_reporter_thread() {
-  {
-    std::lock_guard lock{reporter_mutex_};
-    reporter_stopping_ = true;
-  }
-  reporter_wake_.notify_all();
-  if (reporter_thread_.joinable()) reporter_thread_.join();
-}
-
-void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final) {
-  if (!reporter_) return;
-  try {
-    if (!snapshot) snapshot = metrics();
-    reporter_(metrics_report{metric_group,
-                             {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
-                             metric_samples(*snapshot),
-                             final});
-  } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor
-    component_logger("store")->warn("metrics report skipped: {}", e.what());
-  }
-}
-
-metrics_snapshot store::metrics(std::chrono::milliseconds timeout) {
-  metrics_actor target;
-  {
-    std::lock_guard lock{handles_mutex_};
-    if (final_metrics_) {  // stopped (or stopping): the values after the drain, and the puts refused since
-      metrics_snapshot final_values = *final_metrics_;
-      final_values.updates_after_stop = ingest_->refused();
-      return final_values;
-    }
-    target = metrics_;
-  }
-  std::optional<metrics_snapshot> result;
-  std::string failure = "the store is stopped";
-  if (target) {
-    caf::scoped_actor self{*system_};
-    self->request(target, request_timeout(timeout), get_atom::value)
-        .receive([&](metrics_snapshot& s) { result = std::move(s); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("metrics unavailable: " + failure);
-  result->updates_after_stop = ingest_->refused();
-  return *result;
 }
 
 caf::timespan store::request_timeout(std::chrono::milliseconds timeout) {
@@ -297,11 +177,11 @@ constexpr std::chrono::seconds drain_answer_margin{5};
 drain_report store::drain(std::chrono::milliseconds drain) {
   std::optional<drain_report> answer;
   std::string failure;
-  {
-    caf::scoped_actor self{*system_};
-    self->request(coalescer_, caf::timespan{drain + drain_answer_margin}, stop_atom::value, caf::timespan{drain})
-        .receive([&](drain_report& r) { answer = std::move(r); },
-                 [&](caf::error& err) { failure = system_->render(err); });
+  try {
+    answer = request_or_throw<drain_report>(*system_, current(coalescer_), caf::timespan{drain + drain_answer_margin},
+                                            "the drain", stop_atom::value, caf::timespan{drain});
+  } catch (const store_error& e) {
+    failure = e.what();
   }
   // The final values, drain included, while the metrics actor still answers: the coalescer publishes
   // its counters before it answers a drain.
@@ -360,7 +240,7 @@ void store::stop_actors() {
 
 drain_report store::stop() {
   if (stopped_) return *stopped_;
-  stop_reporter_thread();
+  reporter_thread_.reset();
   const drain_report report = drain(config_.shutdown_drain_timeout());
   stop_actors();
   if (owned_system_) {

@@ -7,6 +7,10 @@
 // bounded by the number of keys, whatever the update rate. Queries, flush() and stop()
 // block, each bounded by a timeout.
 //
+// One error rule (docs/embedding.md, "Errors"): a call that cannot do what it says throws store_error
+// (store_error.hpp), whose kind says why: stopped, timed_out or failed. What a call answers is not an
+// error: flush()'s false at its timeout, a query's nothing for an unknown key, stop()'s failed count.
+//
 // Start-up (the constructor) creates or verifies the status topic and replays it to its end, so the
 // view is complete when the constructor returns, like Connect's start(). As in Connect, a status
 // becomes visible to queries when it is read back from the topic, not when it is put.
@@ -21,13 +25,13 @@
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
 #include "metric_names.hpp"
+#include "store_error.hpp"
 
 #include "caf/actor_system.hpp"
 #include "caf/actor_system_config.hpp"
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -35,7 +39,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace status_store {
@@ -43,6 +46,7 @@ namespace status_store {
 class ingest_table;           // actors/ingest/ingest_table.hpp
 class kafka_producer_client;  // actors/kafka/kafka_producer_client.hpp
 class mock_cluster;           // actors/kafka/mock_cluster.hpp (not installed: tests use it)
+class periodic_reporter;      // app/store/periodic_reporter.hpp (not installed)
 
 /// One report to a metrics reporter: every metric of one snapshot (the names, kinds and help texts
 /// the Prometheus endpoint and the CLI show, app/store/metric_names.hpp) under the KIP's group name, with
@@ -74,7 +78,8 @@ class store {
  public:
   /// Starts the store in an actor system of its own. Throws config_error for a status topic that is
   /// not compacted, and std::runtime_error if a client cannot be created (the message names the
-  /// rejected setting) or start-up does not complete within status.storage.startup.timeout.ms.
+  /// rejected setting) or start-up does not complete within status.storage.startup.timeout.ms
+  /// (store_error, timed_out, when the replay does not): then there is no store to call.
   explicit store(const worker_config& config, store_options options = {});
   /// Starts the store inside the caller's actor system, which must outlive the store.
   store(caf::actor_system& system, const worker_config& config, store_options options = {});
@@ -100,10 +105,13 @@ class store {
 
   /// Blocks until every update accepted before the call is acknowledged, failed or superseded, or
   /// `timeout` elapses; returns false on timeout. Unlike Connect's flush, it waits for retries too.
+  /// Throws store_error: stopped after stop() (what the drain left is in its report), failed if the
+  /// coalescer answers with an error or exits.
   bool flush(std::chrono::milliseconds timeout);
 
   /// Drains for at most status.storage.shutdown.drain.timeout.ms, counts what is left as failed (and
-  /// logs its keys), then stops the actors and the producer. Idempotent. A coalescer that does not
+  /// logs its keys), then stops the actors and the producer. Idempotent: later calls return the same
+  /// report. Never throws (the destructor calls it): a loss is in the report. A coalescer that does not
   /// answer the drain makes stop() count every update it could not see resolved as failed (and log it
   /// at ERROR), never 0. Puts from then on are refused, logged once and counted in
   /// status-update-after-stop-total.
@@ -114,12 +122,14 @@ class store {
   /// from stop() with the final values. Replaces an earlier reporter; registering none costs nothing.
   void set_metrics_reporter(metrics_reporter reporter, std::chrono::milliseconds interval);
 
-  /// A consistent snapshot of every metric. Throws std::runtime_error if the metrics actor does not
+  /// A consistent snapshot of every metric. Throws store_error (timed_out) if the metrics actor does not
   /// answer within `timeout`. After stop(): the final values (those of the final report), with
-  /// status-update-after-stop-total still counting the puts refused since.
+  /// status-update-after-stop-total still counting the puts refused since; store_error (stopped) if the
+  /// metrics actor gave none at the drain.
   metrics_snapshot metrics(std::chrono::milliseconds timeout = std::chrono::seconds{5});
 
-  // ---- reads: what the topic says (Connect's getters); each throws std::runtime_error on timeout ----
+  // ---- reads: what the topic says (Connect's getters); each throws store_error: timed_out when the
+  // view does not answer within the query timeout, stopped after stop() ---------------------------------
   std::optional<connector_status> get(const std::string& connector);
   std::optional<task_status> get(const std::string& connector, int32_t task);
   std::vector<task_status> get_all(const std::string& connector);
@@ -156,10 +166,19 @@ class store {
 
  private:
   void start(store_options options);
+  /// Creates the topic on the embedded mock cluster, or creates or verifies it on the brokers.
+  void prepare_topic(std::chrono::milliseconds timeout);
+  /// Waits until the view holds everything the topic held at start; stops the actors and throws if not.
+  void await_replay(std::chrono::milliseconds timeout);
+  /// `handle` as stop() leaves it (null once stopped), read under the handles' lock.
+  template <class Handle>
+  Handle current(const Handle& handle) {
+    std::lock_guard lock{handles_mutex_};
+    return handle;
+  }
   void send(status_update update);
   template <class Status>
   void put_status(const Status& s, bool safe);  // put and put_safe (defined in store.cpp)
-  void stop_reporter_thread();
   /// Hands `snapshot` (or, if none, a fresh one) to the reporter, if one is registered.
   void report_metrics(std::optional<metrics_snapshot> snapshot, bool final);
   /// `timeout` as a CAF request timeout, saturated so that no conversion overflows.
@@ -194,10 +213,7 @@ class store {
   std::chrono::milliseconds query_timeout_{5000};
   // The metrics reporter and its thread (none until one is registered).
   metrics_reporter reporter_;
-  std::thread reporter_thread_;
-  std::mutex reporter_mutex_;
-  std::condition_variable reporter_wake_;
-  bool reporter_stopping_ = false;
+  std::unique_ptr<periodic_reporter> reporter_thread_;
   std::optional<drain_report> stopped_;
   // The metrics handle and the values after the drain, which metrics() answers from then on; read by
   // callers' threads while stop() runs.

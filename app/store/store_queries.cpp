@@ -1,24 +1,13 @@
-// The store's blocking queries (Connect's getters): each asks the status view and waits at most the
-// query timeout. Split from store.cpp, which keeps the lifecycle and the writes.
+// The store's blocking queries (Connect's getters): each asks the status view through
+// request_or_throw and waits at most the query timeout.
+#include "app/store/request_or_throw.hpp"
 #include "app/store/store.hpp"
-
-#include "caf/scoped_actor.hpp"
-
-#include <stdexcept>
 
 namespace status_store {
 
 connector_view store::describe(const std::string& connector) {
-  std::optional<connector_view> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, request_timeout(query_timeout_), get_atom::value, connector)
-        .receive([&](connector_view& v) { result = std::move(v); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("status query for connector '" + connector + "' failed: " + failure);
-  return std::move(*result);
+  return request_or_throw<connector_view>(*system_, current(view_), request_timeout(query_timeout_),
+                                          "status query for connector '" + connector + "'", get_atom::value, connector);
 }
 
 std::optional<connector_status> store::get(const std::string& connector) {
@@ -28,18 +17,11 @@ std::optional<connector_status> store::get(const std::string& connector) {
 }
 
 std::optional<task_status> store::get(const std::string& connector, int32_t task) {
-  std::optional<std::vector<task_status>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, request_timeout(query_timeout_), get_atom::value, connector, task)
-        .receive([&](std::vector<task_status>& found) { result = std::move(found); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result)
-    throw std::runtime_error("status query for task " + connector + "-" + std::to_string(task) + " failed: " + failure);
-  if (result->empty()) return std::nullopt;
-  return std::move(result->front());
+  auto found = request_or_throw<std::vector<task_status>>(
+      *system_, current(view_), request_timeout(query_timeout_),
+      "status query for task " + connector + "-" + std::to_string(task), get_atom::value, connector, task);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
 }
 
 std::vector<task_status> store::get_all(const std::string& connector) { return describe(connector).tasks; }
@@ -53,29 +35,14 @@ std::optional<topic_status> store::get_topic(const std::string& connector, const
 std::vector<topic_status> store::get_all_topics(const std::string& connector) { return describe(connector).topics; }
 
 std::vector<connector_view> store::describe_all() {
-  std::optional<std::vector<connector_view>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, request_timeout(query_timeout_), get_atom::value, all_atom::value)
-        .receive([&](std::vector<connector_view>& views) { result = std::move(views); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("status query for every connector failed: " + failure);
-  return std::move(*result);
+  return request_or_throw<std::vector<connector_view>>(*system_, current(view_), request_timeout(query_timeout_),
+                                                       "status query for every connector", get_atom::value,
+                                                       all_atom::value);
 }
 
 std::vector<std::string> store::connectors() {
-  std::optional<std::vector<std::string>> result;
-  std::string failure = "the store is stopped";
-  if (view_) {
-    caf::scoped_actor self{*system_};
-    self->request(view_, request_timeout(query_timeout_), list_atom::value)
-        .receive([&](std::vector<std::string>& names) { result = std::move(names); },
-                 [&](caf::error& err) { failure = system_->render(err); });
-  }
-  if (!result) throw std::runtime_error("listing connectors failed: " + failure);
-  return std::move(*result);
+  return request_or_throw<std::vector<std::string>>(*system_, current(view_), request_timeout(query_timeout_),
+                                                    "listing connectors", list_atom::value);
 }
 
 }  // namespace status_store

@@ -26,6 +26,14 @@ for h in "${headers[@]}"; do
     { echo "installed header <$h> does not compile alone" >&2; exit 1; }
 done
 echo "public headers: ${#headers[@]} installed, each compiles alone, none includes librdkafka"
+# The libraries an embedder links, and only those: the app's (REST listener, routing, formats) are not installed.
+libs=$(cd "$tmp/prefix" && find . -name '*.a' -printf '%f\n' | sort | tr '\n' ' ')
+[ "$libs" = "libstatus_store.a libstatus_store_actors.a libstatus_store_core.a " ] ||
+  { echo "installed libraries: $libs (want the facade, the actors and the core)" >&2; exit 1; }
+if nm -C "$tmp"/prefix/lib*/libstatus_store*.a 2>/dev/null | grep -q ' T status_store::route_http_request'; then
+  echo "an installed library defines the REST routing" >&2
+  exit 1
+fi
 cmake -S "$src/app/example_worker" -B "$tmp/build" -G Ninja -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/build" -j2
 out=$("$tmp/build/example_worker")
