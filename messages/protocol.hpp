@@ -142,7 +142,8 @@ typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {
-  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own);
+  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own,
+           x.timestamp_ms);
 }
 namespace detail {
 /// CAF 0.17 inspects caf::optional but not std::optional; this adapter does for a std::optional field
