@@ -8,6 +8,24 @@
 
 namespace status_store {
 
+namespace {
+/// One blocking request to the view answered with a `T`; throws naming `what` when it fails.
+template <class T, class... Ts>
+T ask_view(caf::actor_system& system, const status_view_actor& view, caf::timespan timeout, const std::string& what,
+           Ts&&... xs) {
+  std::optional<T> result;
+  std::string failure = "the store is stopped";
+  if (view) {
+    caf::scoped_actor self{system};
+    self->request(view, timeout, std::forward<Ts>(xs)...)
+        .receive([&](T& answer) { result = std::move(answer); },
+                 [&](caf::error& err) { failure = system.render(err); });
+  }
+  if (!result) throw std::runtime_error(what + " failed: " + failure);
+  return std::move(*result);
+}
+}  // namespace
+
 connector_view store::describe(const std::string& connector) {
   std::optional<connector_view> result;
   std::string failure = "the store is stopped";
@@ -76,6 +94,23 @@ std::vector<std::string> store::connectors() {
   }
   if (!result) throw std::runtime_error("listing connectors failed: " + failure);
   return std::move(*result);
+}
+
+key_history store::history(const std::string& connector) {
+  return ask_view<key_history>(*system_, view_, request_timeout(query_timeout_),
+                               "history query for connector '" + connector + "'", get_atom::value, history_atom::value,
+                               connector);
+}
+
+key_history store::history(const std::string& connector, int32_t task) {
+  return ask_view<key_history>(*system_, view_, request_timeout(query_timeout_),
+                               "history query for task " + connector + "-" + std::to_string(task), get_atom::value,
+                               history_atom::value, connector, task);
+}
+
+std::vector<flapping_key> store::flapping() {
+  return ask_view<std::vector<flapping_key>>(*system_, view_, request_timeout(query_timeout_), "flapping query",
+                                             get_atom::value, flapping_atom::value);
 }
 
 }  // namespace status_store
