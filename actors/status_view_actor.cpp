@@ -1,138 +1,37 @@
 #include "actors/status_view_actor.hpp"
 
 #include "actors/kafka/status_topic_follower.hpp"
-#include "actors/policy/compact_key.hpp"
-#include "actors/policy/interned_strings.hpp"
-#include "actors/policy/log_rate_limiter.hpp"
 #include "actors/policy/log_text.hpp"
-#include "config/defaults.hpp"
+#include "actors/status_view_state.hpp"
 #include "config/logging.hpp"
-#include "messages/status_record_codec.hpp"
 
 #include "caf/actor_system.hpp"
 #include "caf/send.hpp"
-#include "caf/stateful_actor.hpp"
-#include "caf/typed_event_based_actor.hpp"
 
 #include <algorithm>
-#include <map>
-#include <memory>
-#include <optional>
-#include <unordered_map>
+#include <chrono>
 
 namespace status_store {
 
+namespace view_detail {
+
 namespace {
-
-/// A status as the view keeps it: 24 bytes plus the trace when there is one; worker ids and plugin
-/// versions are interned (a cluster has a handful of workers and plugin versions, and many keys).
-/// Expanded to status_value only for answers.
-struct stored_status {
-  status_state state = status_state::unassigned;
-  int32_t generation = 0;
-  uint32_t worker_id = interned_strings::none;
-  uint32_t version = interned_strings::none;  // none: JSON null, or a Connect 3.x / 4.0 record
-  std::unique_ptr<std::string> trace;
-};
-static_assert(sizeof(stored_status) <= 24, "a million statuses: keep it small");
-
 std::string loggable(std::string_view record_text) {
   return escape_for_log(record_text, static_cast<std::size_t>(defaults::logged_record_text_max_bytes));
 }
-
-class status_view_state {
- public:
-  status_view_state() = default;  // required under C++20, see CMakeLists.txt
-  static inline const char* name = "status-store.status-view";
-
-  // Typed with the feed and the tick; embedders hold status_view_actor, the queries only.
-  using self_ptr = status_view_full_actor::stateful_pointer<status_view_state>;
-
-  ~status_view_state() {
-    if (reader_) reader_->stop();  // joins the reader thread, which holds a handle on this actor
-  }
-
-  /// Wires the state to its actor and peers; starts `reader` (may be null) feeding it.
-  void init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
-            std::shared_ptr<status_topic_follower> reader);
-
-  status_view_full_actor::behavior_type make_behavior() {
-    return {
-        [this](await_atom) { return handle_await(); },
-        [this](get_atom, const std::string& connector) { return view_of(connector); },
-        [this](get_atom, const std::string& connector, int32_t task) { return handle_get_task(connector, task); },
-        [this](list_atom) { return handle_list(); },
-        [this](get_atom, all_atom) { return handle_get_all(); },
-        [this](records_atom, std::vector<consumed_record>& records) { handle_records(records); },
-        [this](caught_up_atom) { handle_caught_up(); },
-        [this](tick_atom) { handle_tick(); },
-    };
-  }
-
- private:
-  // -- handlers for the embedder --
-  caf::result<ok_atom> handle_await();
-  connector_view view_of(std::string_view connector) const;
-  std::vector<task_status> handle_get_task(const std::string& connector, int32_t task) const;
-  std::vector<std::string> handle_list() const;
-  std::vector<connector_view> handle_get_all() const;
-
-  // -- handlers for peers --
-  void handle_records(std::vector<consumed_record>& records);
-  void handle_caught_up();
-
-  // -- timers --
-  void handle_tick();
-
-  // -- applying records --
-  std::optional<observed_status> apply(const consumed_record& r);
-  std::optional<observed_status> apply_connector(const consumed_record& r, const parsed_key& key);
-  std::optional<observed_status> apply_task(const consumed_record& r, const parsed_key& key);
-  std::optional<observed_status> apply_topic(const consumed_record& r, const parsed_key& key);
-  void skip(const consumed_record& r, std::string_view part, const decode_error& err);
-
-  // -- helpers --
-  int64_t now_ns() const {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(self_->clock().now().time_since_epoch()).count();
-  }
-  stored_status store_value(status_value&& v);
-  status_value expand(const stored_status& s) const;
-  void log_held_back(const log_rate_limiter::summary& s);
-  void schedule_held_back_report(int64_t now);
-  void log_progress(bool force);
-
-  self_ptr self_ = nullptr;
-  observation_sink_actor coalescer_;
-  metrics_actor metrics_;
-  std::shared_ptr<status_topic_follower> reader_;
-  std::shared_ptr<spdlog::logger> log_;
-
-  // Connect keeps the same three maps (connectors, tasks, topics); std::map keeps answers ordered.
-  std::unordered_map<compact_key, stored_status, compact_key_hash, compact_key_equal> connectors_;  // by name
-  std::unordered_map<std::string, std::map<int32_t, stored_status>> tasks_;
-  interned_strings worker_ids_;
-  interned_strings versions_;
-  std::unordered_map<std::string, std::map<std::string, topic_status>> topics_;
-
-  view_counters counters_;
-  // Malformed records are logged at most so often per rule (config/defaults.hpp); a tick tells how
-  // many were held back once their window has passed.
-  log_rate_limiter malformed_log_{
-      {defaults::malformed_record_log_lines, defaults::malformed_record_log_interval_ms * 1'000'000}};
-  bool malformed_tick_pending_ = false;
-  bool caught_up_ = false;
-  caf::actor_clock::time_point replay_started_;
-  caf::actor_clock::time_point last_progress_log_;
-  std::vector<caf::typed_response_promise<ok_atom>> waiting_for_replay_;
-};
+}  // namespace
 
 using self_ptr = status_view_state::self_ptr;
 
 void status_view_state::init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
-                             std::shared_ptr<status_topic_follower> reader) {
+                             std::shared_ptr<status_topic_follower> reader, const view_history_settings& history) {
   self_ = self;
   coalescer_ = std::move(coalescer);
   metrics_ = std::move(metrics);
+  history_ = history_keeper{history.history, history.flap};
+  const auto wall_now = std::chrono::system_clock::now().time_since_epoch();
+  epoch_offset_ns_ = history.epoch_offset_ns.value_or(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(wall_now).count() - now_ns());
   log_ = component_logger("status-view");
   replay_started_ = last_progress_log_ = self->clock().now();
   if (!reader) return;
@@ -141,56 +40,6 @@ void status_view_state::init(self_ptr self, observation_sink_actor coalescer, me
   reader_->start(
       [feed](std::vector<consumed_record>&& batch) { caf::anon_send(feed, records_atom::value, std::move(batch)); },
       [feed] { caf::anon_send(feed, caught_up_atom::value); });
-}
-
-// -- handlers for the embedder --
-
-caf::result<ok_atom> status_view_state::handle_await() {
-  if (caught_up_) return ok_atom::value;
-  auto rp = self_->make_response_promise<ok_atom>();
-  waiting_for_replay_.push_back(rp);
-  return rp;
-}
-
-/// What the view knows of one connector: its status, its tasks (by id) and its topics.
-connector_view status_view_state::view_of(std::string_view connector) const {
-  connector_view v;
-  v.name = std::string{connector};
-  if (auto it = connectors_.find(connector); it != connectors_.end()) {
-    v.found = true;
-    v.connector = connector_status{v.name, expand(it->second)};
-  }
-  if (auto it = tasks_.find(v.name); it != tasks_.end())
-    for (const auto& [id, value] : it->second) v.tasks.push_back(task_status{v.name, id, expand(value)});
-  if (auto it = topics_.find(v.name); it != topics_.end())
-    for (const auto& [name, status] : it->second) v.topics.push_back(status);
-  return v;
-}
-
-/// One map lookup: the REST task endpoint need not copy the connector's other tasks and topics.
-std::vector<task_status> status_view_state::handle_get_task(const std::string& connector, int32_t task) const {
-  std::vector<task_status> found;
-  if (auto it = tasks_.find(connector); it != tasks_.end())
-    if (auto t = it->second.find(task); t != it->second.end())
-      found.push_back(task_status{connector, task, expand(t->second)});
-  return found;
-}
-
-std::vector<std::string> status_view_state::handle_list() const {
-  std::vector<std::string> names;
-  names.reserve(connectors_.size());
-  for (const auto& [name, value] : connectors_) names.emplace_back(name.view());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-/// One pass for clients that list every connector with its status (Connect's ?expand=status).
-std::vector<connector_view> status_view_state::handle_get_all() const {
-  std::vector<connector_view> views;
-  views.reserve(connectors_.size());
-  for (const auto& [name, value] : connectors_) views.push_back(view_of(name.view()));
-  std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return views;
 }
 
 // -- handlers for peers --
@@ -207,6 +56,7 @@ void status_view_state::handle_records(std::vector<consumed_record>& records) {
     log_progress(false);
   }
   if (!observed.empty()) self_->send(coalescer_, observe_atom::value, std::move(observed));
+  schedule_tick(now_ns());  // a key may have started flapping
   self_->send(metrics_, publish_atom::value, counters_);
 }
 
@@ -228,10 +78,12 @@ void status_view_state::handle_caught_up() {
 // -- timers --
 
 void status_view_state::handle_tick() {
-  malformed_tick_pending_ = false;
   const int64_t now = now_ns();
+  if (tick_at_ns_ && *tick_at_ns_ <= now) tick_at_ns_.reset();
   for (const auto& s : malformed_log_.take_due(now)) log_held_back(s);
-  schedule_held_back_report(now);
+  if (const auto recovered = history_.take_recovered(wall_ms(now)))
+    log_->info("{} key(s) stopped flapping: stable for the window", recovered);
+  schedule_tick(now);
 }
 
 // -- applying records --
@@ -257,8 +109,7 @@ std::optional<observed_status> status_view_state::apply(const consumed_record& r
 
 std::optional<observed_status> status_view_state::apply_connector(const consumed_record& r, const parsed_key& key) {
   if (r.tombstone) {  // the connector is gone, and so are its tasks
-    if (auto it = connectors_.find(std::string_view{key.connector}); it != connectors_.end()) connectors_.erase(it);
-    tasks_.erase(key.connector);
+    erase_connector(key.connector);
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_status_value(r.value);
@@ -269,7 +120,13 @@ std::optional<observed_status> status_view_state::apply_connector(const consumed
   auto& incoming = std::get<status_value>(value);
   observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
   auto it = connectors_.find(std::string_view{key.connector});
-  if (it == connectors_.end()) it = connectors_.emplace(compact_key{key.connector}, stored_status{}).first;
+  std::optional<status_state> previous;
+  if (it == connectors_.end())
+    it = connectors_.emplace(compact_key{key.connector}, stored_status{}).first;
+  else
+    previous = it->second.state;
+  history_.applied({connector_key(key.connector), key.connector, std::nullopt}, previous, incoming, record_ms(r),
+                   r.own);
   it->second = store_value(std::move(incoming));
   return seen;
 }
@@ -280,6 +137,7 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
       it->second.erase(key.task);
       if (it->second.empty()) tasks_.erase(it);
     }
+    history_.erased(task_key(key.connector, key.task));
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_status_value(r.value);
@@ -289,14 +147,17 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
   }
   auto& incoming = std::get<status_value>(value);
   auto& tasks = tasks_[key.connector];
-  if (auto it = tasks.find(key.task); it != tasks.end() && incoming.state == status_state::unassigned &&
-                                      it->second.state == status_state::running &&
-                                      it->second.generation >= incoming.generation) {
+  const auto it = tasks.find(key.task);
+  if (it != tasks.end() && incoming.state == status_state::unassigned && it->second.state == status_state::running &&
+      it->second.generation >= incoming.generation) {
     log_->trace("ignoring stale UNASSIGNED (generation {}) for task {}-{} RUNNING in generation {}",
                 incoming.generation, loggable(key.connector), key.task, it->second.generation);
     return std::nullopt;
   }
   observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
+  const auto previous = it == tasks.end() ? std::nullopt : std::optional<status_state>{it->second.state};
+  history_.applied({task_key(key.connector, key.task), key.connector, key.task}, previous, incoming, record_ms(r),
+                   r.own);
   tasks[key.task] = store_value(std::move(incoming));
   return seen;
 }
@@ -327,7 +188,18 @@ void status_view_state::skip(const consumed_record& r, std::string_view part, co
     log_->warn("skipping malformed status record at partition {} offset {} (key '{}'): {}", r.partition, r.offset,
                loggable(r.key), loggable(with_part(err.reason)));
   else
-    schedule_held_back_report(now);
+    schedule_tick(now);
+}
+
+/// A connector tombstone: the connector, its tasks, and their histories and flap states go.
+void status_view_state::erase_connector(const std::string& connector) {
+  if (auto it = connectors_.find(std::string_view{connector}); it != connectors_.end()) connectors_.erase(it);
+  if (auto it = tasks_.find(connector); it != tasks_.end()) {
+    for (const auto& [id, status] : it->second) history_.erased(task_key(connector, id));
+    tasks_.erase(it);
+  }
+  history_.erased(connector_key(connector));
+  history_.erased_connector(connector);
 }
 
 // -- helpers --
@@ -352,14 +224,17 @@ void status_view_state::log_held_back(const log_rate_limiter::summary& s) {
       s.suppressed, s.reason, std::chrono::duration<double>(std::chrono::nanoseconds{s.window_ns}).count());
 }
 
-/// One tick when the first window with held-back lines passes, so its count is logged even if no
-/// record comes after it.
-void status_view_state::schedule_held_back_report(int64_t now) {
-  if (malformed_tick_pending_) return;
-  if (const auto due = malformed_log_.next_due()) {
-    malformed_tick_pending_ = true;
-    self_->delayed_send(self_, std::chrono::nanoseconds{std::max<int64_t>(*due - now, 0)}, tick_atom::value);
+/// Keeps one tick pending for the earliest of what is due; a later one scheduled before stays and
+/// only finds nothing due.
+void status_view_state::schedule_tick(int64_t now) {
+  std::optional<int64_t> due = malformed_log_.next_due();
+  if (const auto stable_ms = history_.next_due()) {
+    const int64_t stable_ns = *stable_ms * 1'000'000 - epoch_offset_ns_;
+    if (!due || stable_ns < *due) due = stable_ns;
   }
+  if (!due || (tick_at_ns_ && *tick_at_ns_ <= *due)) return;
+  tick_at_ns_ = due;
+  self_->delayed_send(self_, std::chrono::nanoseconds{std::max<int64_t>(*due - now, 0)}, tick_atom::value);
 }
 
 void status_view_state::log_progress(bool force) {
@@ -372,17 +247,19 @@ void status_view_state::log_progress(bool force) {
 }
 
 status_view_full_actor::behavior_type status_view(self_ptr self, observation_sink_actor coalescer,
-                                                  metrics_actor metrics,
-                                                  std::shared_ptr<status_topic_follower> reader) {
-  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader));
+                                                  metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
+                                                  const view_history_settings& history) {
+  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader), history);
   return self->state.make_behavior();
 }
 
-}  // namespace
+}  // namespace view_detail
 
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
-                                         metrics_actor metrics, std::shared_ptr<status_topic_follower> reader) {
-  return system.spawn(status_view, std::move(coalescer), std::move(metrics), std::move(reader));
+                                         metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
+                                         view_history_settings history) {
+  return system.spawn(view_detail::status_view, std::move(coalescer), std::move(metrics), std::move(reader),
+                      std::move(history));
 }
 
 }  // namespace status_store

@@ -14,18 +14,35 @@
 //   actor's clock). A malformed value creates no entry and changes none.
 // - Every applied record is passed on to the coalescer (observe), so putSafe and retries decide on
 //   what the topic says.
+// - Every applied connector and task status is a step of that key's history and flap state
+//   (actors/policy/history_keeper.hpp), timed by the record's timestamp; a tombstone erases them (a
+//   connector's, also its tasks'). The tick ends flapping for keys stable for the window.
+#include "actors/policy/flap_rule.hpp"
+#include "actors/policy/status_history.hpp"
 #include "messages/protocol.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace status_store {
 
 class status_topic_follower;
 
+/// The history's caps and the flap rule (worker_config's status.history.* and status.flap.*).
+struct view_history_settings {
+  status_history::limits history;
+  flap_rule::limits flap;
+  /// Wall clock minus the actor clock, in ns: how the tick compares the actor's (steady) clock with
+  /// record timestamps. Measured at spawn when not given; tests on virtual time give 0.
+  std::optional<int64_t> epoch_offset_ns;
+};
+
 /// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it, and it
 /// feeds the view through a status_feed_actor handle. Returns the view's full interface, for wiring;
 /// embedders get its queries (status_view_actor) from it.
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
-                                         metrics_actor metrics, std::shared_ptr<status_topic_follower> reader);
+                                         metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
+                                         view_history_settings history = {});
 
 }  // namespace status_store

@@ -24,6 +24,10 @@ inline constexpr int64_t message_timeout_ms = 15000;
 inline constexpr int64_t shutdown_drain_timeout_ms = 10000;
 inline constexpr int64_t startup_timeout_ms = 60000;
 inline constexpr int32_t trace_max_bytes = 65536;
+inline constexpr int32_t history_max_transitions = 16;
+inline constexpr int64_t history_max_total = 100000;
+inline constexpr int32_t flap_threshold = 3;
+inline constexpr int64_t flap_window_ms = 600000;
 inline constexpr bool topic_tracking_allow_reset = false;
 inline constexpr bool topic_tracking_enable = true;
 // The drain's largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store

@@ -41,6 +41,14 @@ struct worker_config {
   /// Longest trace written, in UTF-8 bytes before JSON escaping (status.storage.trace.max.bytes);
   /// a longer one is cut by truncate_trace (messages/trace_truncation.hpp).
   int32_t trace_max_bytes = defaults::trace_max_bytes;
+  /// The status view's history: transitions kept per key (0: none) and in total
+  /// (status.history.max.transitions, status.history.max.total).
+  int32_t history_max_transitions = defaults::history_max_transitions;
+  int64_t history_max_total = defaults::history_max_total;
+  /// Flapping: this many unstable transitions within the window, until stable for the window
+  /// (status.flap.threshold, status.flap.window.ms; actors/policy/flap_rule.hpp).
+  int32_t flap_threshold = defaults::flap_threshold;
+  int64_t flap_window_ms = defaults::flap_window_ms;
   /// Whether `status-store run` answers PUT /connectors/{name}/topics/reset (Connect's
   /// topic.tracking.allow.reset; refused with Connect's 403 when false).
   bool topic_tracking_allow_reset = defaults::topic_tracking_allow_reset;

@@ -75,7 +75,7 @@ using def = setting_def<worker_config>;
 using shown = std::optional<std::string>;
 
 // clang-format off
-constexpr std::array<def, 17> table{{
+constexpr std::array<def, 21> table{{
   {.key = "bootstrap.servers", .type = setting_type::list,
    .valid_values = "non-empty; `mock` = embedded mock cluster", .documentation = "Kafka brokers",
    .default_reason = connect_default,
@@ -211,6 +211,42 @@ constexpr std::array<def, 17> table{{
          integer_in<int64_t>(key, value, static_cast<int64_t>(min_trace_budget_bytes), max_int));
    },
    .show = [](const worker_config& c) -> shown { return std::to_string(c.trace_max_bytes); }},
+  {.key = "status.history.max.transitions", .type = setting_type::int_, .valid_values = "[0, 2147483647]",
+   .documentation = "transitions the status view keeps per connector and per task (`store::history`); 0 keeps "
+                    "none, and then the history queries answer empty",
+   .default_reason = "16 covers a restart loop's last few cycles (FAILED, RESTARTING, RUNNING, …) and a week of "
+                     "ordinary changes",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.history_max_transitions = integer_in<int32_t>(key, value, 0, static_cast<int32_t>(max_int));
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.history_max_transitions); }},
+  {.key = "status.history.max.total", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
+   .documentation = "transitions kept over all keys; beyond it the oldest go first, whichever key they belong to",
+   .default_reason = "bounds the history's memory whatever the number of keys (a transition is about 100 bytes plus "
+                     "its trace's first line, at most 512): 100000 hold 16 each of 6250 connectors and tasks",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.history_max_total = integer_in<int64_t>(key, value, 1, max_int);
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.history_max_total); }},
+  {.key = "status.flap.threshold", .type = setting_type::int_, .valid_values = "[1, 2147483647]",
+   .documentation = "unstable transitions (into FAILED, or RUNNING → RESTARTING) within `status.flap.window.ms` "
+                    "that make a connector or task flapping (`store::flapping`); it stays flapping until stable "
+                    "for the window",
+   .default_reason = "one failure is an incident, two may be a retried one; the third within the window is a loop "
+                     "that restarting has not fixed",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.flap_threshold = integer_in<int32_t>(key, value, 1, static_cast<int32_t>(max_int));
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.flap_threshold); }},
+  {.key = "status.flap.window.ms", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
+   .documentation = "the window of `status.flap.threshold`, and how long a flapping key must be stable to stop "
+                    "flapping; at most Integer.MAX_VALUE ms, as Kafka bounds its ms settings",
+   .default_reason = "10 minutes: longer than an automatic restart's backoff cycle, so a restart loop is seen, and "
+                     "short enough that a fixed task stops being reported soon",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.flap_window_ms = integer_in<int64_t>(key, value, 1, max_int);
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.flap_window_ms); }},
   {.key = "topic.tracking.allow.reset", .type = setting_type::boolean, .valid_values = "`true` or `false`, any case",
    .documentation = "whether `status-store run` answers `PUT /connectors/{name}/topics/reset` with a 202 and a "
                     "tombstone per topic status of the connector; when false, Connect's `403 "

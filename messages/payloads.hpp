@@ -104,6 +104,7 @@ struct consumed_record {
   int32_t partition = -1;
   int64_t offset = -1;
   bool own = false;
+  int64_t timestamp_ms = -1;  // the message's timestamp (create or log-append time); -1 when it has none
   friend bool operator==(const consumed_record&, const consumed_record&) = default;
 };
 

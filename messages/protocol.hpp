@@ -43,8 +43,11 @@
 // | facade / worker | status view     | get, string, int32 → vector<task_status>  | one task's status: none or one            |
 // | facade / worker | status view     | list → vector<string>                     | the connectors with a known status        |
 // | facade / worker | status view     | get, all → vector<connector_view>         | every such connector's view, in one pass  |
+// | facade / worker | status view     | get, history, string → key_history        | a connector's transitions, oldest first   |
+// | facade / worker | status view     | get, history, string, int32 → key_history | a task's transitions, oldest first        |
+// | facade / worker | status view     | get, flapping → vector<flapping_key>      | the flapping connectors and tasks, since  |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
-// | status view     | itself          | tick                                      | log the malformed records it held back    |
+// | status view     | itself          | tick                                      | log held-back lines; end stable flapping  |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
 #include "caf/atom.hpp"
 #include "caf/fwd.hpp"
@@ -53,6 +56,7 @@
 #include "caf/replies_to.hpp"
 #include "caf/typed_actor.hpp"
 
+#include "messages/history.hpp"
 #include "messages/payloads.hpp"
 #include "messages/status.hpp"
 
@@ -86,6 +90,8 @@ using list_atom = caf::atom_constant<caf::atom("list")>;
 using all_atom = caf::atom_constant<caf::atom("all")>;
 using brokers_atom = caf::atom_constant<caf::atom("brokers")>;
 using hold_check_atom = caf::atom_constant<caf::atom("holdcheck")>;
+using history_atom = caf::atom_constant<caf::atom("history")>;
+using flapping_atom = caf::atom_constant<caf::atom("flapping")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -110,6 +116,8 @@ inline constexpr list_atom list_atom_v{};
 inline constexpr all_atom all_atom_v{};
 inline constexpr brokers_atom brokers_atom_v{};
 inline constexpr hold_check_atom hold_check_atom_v{};
+inline constexpr history_atom history_atom_v{};
+inline constexpr flapping_atom flapping_atom_v{};
 
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
@@ -142,7 +150,8 @@ typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {
-  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own);
+  return f(caf::meta::type_name("consumed_record"), x.key, x.tombstone, x.value, x.partition, x.offset, x.own,
+           x.timestamp_ms);
 }
 namespace detail {
 /// CAF 0.17 inspects caf::optional but not std::optional; this adapter does for a std::optional field
@@ -225,11 +234,14 @@ using status_store_actor =
 
 /// The status view's queries (store::view()): what the topic says, answered from the view.
 using status_view_actor = caf::typed_actor<
-    caf::replies_to<await_atom>::with<ok_atom>,                                       // once the replay is complete
-    caf::replies_to<get_atom, std::string>::with<connector_view>,                     // one connector
-    caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,  // one task: none or one
-    caf::replies_to<list_atom>::with<std::vector<std::string>>,                       // connectors()
-    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>>;          // every connector with a status
+    caf::replies_to<await_atom>::with<ok_atom>,                                        // once the replay is complete
+    caf::replies_to<get_atom, std::string>::with<connector_view>,                      // one connector
+    caf::replies_to<get_atom, std::string, int32_t>::with<std::vector<task_status>>,   // one task: none or one
+    caf::replies_to<list_atom>::with<std::vector<std::string>>,                        // connectors()
+    caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>,            // every connector with a status
+    caf::replies_to<get_atom, history_atom, std::string>::with<key_history>,           // a connector's transitions
+    caf::replies_to<get_atom, history_atom, std::string, int32_t>::with<key_history>,  // a task's transitions
+    caf::replies_to<get_atom, flapping_atom>::with<std::vector<flapping_key>>>;        // the flapping keys
 
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
@@ -288,8 +300,8 @@ using coalescer_actor = status_store_actor::extend_with<coalescer_facade_part, d
 /// The retry scheduler with its backoff timer.
 using retry_scheduler_full_actor = retry_scheduler_actor::extend<caf::reacts_to<fire_atom>>;  // self: a timer elapsed
 
-/// The status view: queries, the topic reader's feed, and the tick that logs held-back lines.
+/// The status view: queries, the topic reader's feed, and its tick.
 using status_view_full_actor = status_view_actor::extend_with<status_feed_actor>::extend<
-    caf::reacts_to<tick_atom>>;  // self: log how many malformed records were held back
+    caf::reacts_to<tick_atom>>;  // self: log held-back lines, end flapping of keys stable for the window
 
 }  // namespace status_store

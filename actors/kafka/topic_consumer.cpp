@@ -151,6 +151,7 @@ void topic_consumer::poll(std::vector<consumed_record>& out, size_t max, std::ch
       r.partition = p;
       r.offset = m->offset;
       r.own = written_by(m, own_writer_id_);
+      r.timestamp_ms = rd_kafka_message_timestamp(m, nullptr);  // -1 when the message has none
       out.push_back(std::move(r));
       if (p >= 0 && p < partitions() && m->offset + 1 >= end_offsets_[p]) reached(p);
     }

@@ -7,6 +7,7 @@
 // same status written again (a retry's second copy, a putSafe rewrite) adds nothing. Beyond the total
 // cap the oldest transitions go first, whichever key they belong to, in batches of a tenth of the cap
 // so that a full history costs amortised O(log n) per record, not a scan each.
+#include "messages/history.hpp"  // status_transition
 #include "messages/status.hpp"
 
 #include <cstdint>
@@ -19,16 +20,6 @@
 #include <vector>
 
 namespace status_store {
-
-struct status_transition {
-  status_state state = status_state::unassigned;
-  std::string worker_id;
-  int32_t generation = 0;
-  std::string trace_first_line;  // empty when the status had no trace
-  int64_t timestamp_ms = 0;      // the record's timestamp
-  bool own = false;              // written by this store (its writer header)
-  friend bool operator==(const status_transition&, const status_transition&) = default;
-};
 
 /// The first line of a trace, cut to `max_bytes` without splitting a UTF-8 character.
 std::string first_line_of(std::string_view trace, std::size_t max_bytes = 512);

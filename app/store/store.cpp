@@ -28,6 +28,16 @@
 
 namespace status_store {
 
+namespace {
+/// The view's history caps and flap rule, from status.history.* and status.flap.*.
+view_history_settings view_history_of(const worker_config& c) {
+  return {{static_cast<uint32_t>(std::max(c.history_max_transitions, 0)),
+           static_cast<std::size_t>(std::max<int64_t>(c.history_max_total, 0))},
+          {static_cast<uint32_t>(std::max(c.flap_threshold, 1)), c.flap_window_ms},
+          std::nullopt};
+}
+}  // namespace
+
 store::store(const worker_config& config, store_options options) : config_(config) {
   owned_config_ = std::make_unique<caf::actor_system_config>();
   // Work sharing: idle workers wait on one condition variable instead of polling, sleeping and stealing,
@@ -119,7 +129,7 @@ void store::start(store_options options) {
   coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_,
                                metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
-  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader));
+  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_));
   await_replay(deadline.remaining());
   log_started(config_, bootstrap_servers_);
 }

@@ -22,6 +22,7 @@
 // Public: it includes only messages/, config/ and its neighbour metric_names.hpp (relative, so the
 // same line works installed), never an actor's or the Kafka client library's header.
 #include "config/worker_config.hpp"
+#include "messages/history.hpp"
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
 #include "metric_names.hpp"
@@ -141,6 +142,14 @@ class store {
   connector_view describe(const std::string& connector);
   /// describe() for every connector with a status, sorted by name, in one request.
   std::vector<connector_view> describe_all();
+
+  // ---- the past, as the view read it from the topic (docs/operations.md); each throws on timeout ----
+  /// A connector's transitions, oldest first, and how far back the store's history reaches.
+  key_history history(const std::string& connector);
+  /// A task's transitions, likewise.
+  key_history history(const std::string& connector, int32_t task);
+  /// The connectors and tasks flapping now (status.flap.*), in key order, each since when.
+  std::vector<flapping_key> flapping();
 
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }

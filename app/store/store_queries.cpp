@@ -45,4 +45,21 @@ std::vector<std::string> store::connectors() {
                                                     "listing connectors", list_atom::value);
 }
 
+key_history store::history(const std::string& connector) {
+  return request_or_throw<key_history>(*system_, current(view_), request_timeout(query_timeout_),
+                                       "history query for connector '" + connector + "'", get_atom::value,
+                                       history_atom::value, connector);
+}
+
+key_history store::history(const std::string& connector, int32_t task) {
+  return request_or_throw<key_history>(*system_, current(view_), request_timeout(query_timeout_),
+                                       "history query for task " + connector + "-" + std::to_string(task),
+                                       get_atom::value, history_atom::value, connector, task);
+}
+
+std::vector<flapping_key> store::flapping() {
+  return request_or_throw<std::vector<flapping_key>>(*system_, current(view_), request_timeout(query_timeout_),
+                                                     "flapping query", get_atom::value, flapping_atom::value);
+}
+
 }  // namespace status_store

@@ -94,6 +94,8 @@ struct store_fixture : test_coordinator_fixture<> {
   size_t wakes_sent = 0;
   std::vector<caf::actor> probes;
   int64_t next_offset = 0;
+  // The view's history settings; the wall clock is the virtual clock (record timestamps in its ms).
+  view_history_settings view_history{{}, {}, 0};
 
   void start(uint32_t max_retries = defaults::max_retries, uint64_t jitter_seed = test_seed,
              int64_t attempt_timeout_ms = defaults::message_timeout_ms) {
@@ -102,7 +104,7 @@ struct store_fixture : test_coordinator_fixture<> {
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{retry, jitter_seed});
     producer = sys.spawn(fake_producer);
     coalescer = spawn_coalescer(sys, coalescer_config{retry, attempt_timeout_ms}, producer, scheduler, metrics, ingest);
-    view = spawn_status_view(sys, coalescer, metrics, nullptr);  // records are fed by the test
+    view = spawn_status_view(sys, coalescer, metrics, nullptr, view_history);  // records are fed by the test
     settle();
   }
 
@@ -163,9 +165,10 @@ struct store_fixture : test_coordinator_fixture<> {
 
   /// The status topic as the view reads it: one record at a time, at increasing offsets. `own`: the
   /// record carries this store's writer header (by default it is another writer's).
-  void read_back(std::string key, std::optional<std::string> value, bool own = false) {
+  /// `timestamp_ms`: the record's timestamp (-1: none).
+  void read_back(std::string key, std::optional<std::string> value, bool own = false, int64_t timestamp_ms = -1) {
     std::vector<consumed_record> batch{
-        consumed_record{std::move(key), !value.has_value(), value.value_or(""), 0, next_offset++, own}};
+        consumed_record{std::move(key), !value.has_value(), value.value_or(""), 0, next_offset++, own, timestamp_ms}};
     self->send(view, records_atom::value, std::move(batch));
     settle();
   }

@@ -39,6 +39,23 @@ TEST_P(WorkerConfigNumeric, AcceptsOrRejectsWithKafkasWording) {
   EXPECT_EQ(std::string{error->what()}, "Invalid value " + c.value + " for configuration " + c.key + ": " + c.rule);
 }
 
+INSTANTIATE_TEST_SUITE_P(
+    HistoryAndFlapping, WorkerConfigNumeric,
+    ::testing::Values(numeric_case{"status.history.max.transitions", "0", ""},
+                      numeric_case{"status.history.max.transitions", "2147483647", ""},
+                      numeric_case{"status.history.max.transitions", "-1", "Value must be at least 0"},
+                      numeric_case{"status.history.max.transitions", "2147483648", "Not a number of type INT"},
+                      numeric_case{"status.history.max.total", "1", ""},
+                      numeric_case{"status.history.max.total", "0", "Value must be at least 1"},
+                      numeric_case{"status.history.max.total", "2147483648", "Value must be no more than 2147483647"},
+                      numeric_case{"status.flap.threshold", "1", ""},
+                      numeric_case{"status.flap.threshold", "0", "Value must be at least 1"},
+                      numeric_case{"status.flap.threshold", "x", "Not a number of type INT"},
+                      numeric_case{"status.flap.window.ms", "1", ""},
+                      numeric_case{"status.flap.window.ms", "2147483647", ""},
+                      numeric_case{"status.flap.window.ms", "0", "Value must be at least 1"},
+                      numeric_case{"status.flap.window.ms", "2147483648", "Value must be no more than 2147483647"}));
+
 const std::string partitions_rule = "Number of partitions must be positive, or -1 to use the broker's default";
 const std::string replication_rule =
     "Replication factor must be positive and not larger than the number of brokers in the Kafka cluster, or -1 "

@@ -1,0 +1,57 @@
+#include "actors/policy/history_keeper.hpp"
+
+namespace status_store {
+
+void history_keeper::applied(const status_key_ref& ref, std::optional<status_state> previous, const status_value& value,
+                             int64_t at_ms, bool own) {
+  history_.record(ref.key, status_transition{value.state, value.worker_id, value.generation,
+                                             value.trace ? first_line_of(*value.trace) : std::string{}, at_ms, own});
+  if (value.state == status_state::failed && previous != status_state::failed) ++failed_[std::string{ref.connector}];
+  switch (flap_.observe(ref.key, previous, value.state, at_ms)) {
+    case flap_rule::change::started:
+      flapping_since_[std::string{ref.key}] =
+          flapping_key{std::string{ref.connector}, ref.task.has_value(), ref.task.value_or(0), at_ms};
+      break;
+    case flap_rule::change::stopped:
+      flapping_since_.erase(std::string{ref.key});
+      break;
+    case flap_rule::change::none:
+      break;
+  }
+}
+
+void history_keeper::erased(std::string_view key) {
+  history_.erase(key);
+  flap_.forget(key);
+  if (const auto it = flapping_since_.find(key); it != flapping_since_.end()) flapping_since_.erase(it);
+}
+
+std::size_t history_keeper::take_recovered(int64_t now_ms) {
+  const auto recovered = flap_.take_recovered(now_ms);
+  for (const auto& key : recovered) flapping_since_.erase(key);
+  return recovered.size();
+}
+
+key_history history_keeper::history(std::string_view key) const {
+  key_history h;
+  h.transitions = history_.of(key);
+  if (const auto oldest = history_.reaches_back_to()) {
+    h.any_kept = true;
+    h.reaches_back_to_ms = *oldest;
+  }
+  return h;
+}
+
+std::vector<flapping_key> history_keeper::flapping() const {
+  std::vector<flapping_key> keys;
+  keys.reserve(flapping_since_.size());
+  for (const auto& [key, f] : flapping_since_) keys.push_back(f);
+  return keys;
+}
+
+uint64_t history_keeper::failed_transitions(std::string_view connector) const {
+  const auto it = failed_.find(connector);
+  return it == failed_.end() ? 0 : it->second;
+}
+
+}  // namespace status_store

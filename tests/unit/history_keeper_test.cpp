@@ -1,0 +1,50 @@
+// The view's history keeper: history, flapping since when, and FAILED counts per connector, kept and
+// erased together.
+#include "actors/policy/history_keeper.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace status_store;
+
+namespace {
+status_value value(status_state state) { return status_value{state, std::nullopt, "w1", 1}; }
+const status_key_ref connector{"status-connector-c", "c", std::nullopt};
+const status_key_ref task0{"status-task-c-0", "c", 0};
+}  // namespace
+
+TEST(HistoryKeeper, CountsEntriesIntoFailedOfTheConnectorAndItsTasksNotRepeats) {
+  history_keeper k{{16, 100}, {3, 1000}};
+  k.applied(connector, std::nullopt, value(status_state::failed), 1, false);
+  k.applied(task0, std::nullopt, value(status_state::running), 2, false);
+  k.applied(task0, status_state::running, value(status_state::failed), 3, false);
+  k.applied(task0, status_state::failed, value(status_state::failed), 4, false);  // a repeat
+  EXPECT_EQ(k.failed_transitions("c"), 2u);
+  EXPECT_EQ(k.failed_transitions("other"), 0u);
+  k.erased_connector("c");
+  EXPECT_EQ(k.failed_transitions("c"), 0u);
+}
+
+TEST(HistoryKeeper, TellsSinceWhenAKeyFlapsUntilItRecovers) {
+  history_keeper k{{16, 100}, {2, 1000}};
+  k.applied(task0, std::nullopt, value(status_state::failed), 100, false);
+  k.applied(task0, status_state::failed, value(status_state::running), 200, false);
+  k.applied(task0, status_state::running, value(status_state::failed), 300, true);
+  ASSERT_EQ(k.flapping().size(), 1u);
+  EXPECT_EQ(k.flapping()[0], (flapping_key{"c", true, 0, 300}));
+  EXPECT_EQ(k.next_due(), 1300);
+  EXPECT_EQ(k.take_recovered(1299), 0u);
+  EXPECT_EQ(k.take_recovered(1300), 1u);
+  EXPECT_TRUE(k.flapping().empty());
+  EXPECT_EQ(k.next_due(), std::nullopt);
+}
+
+TEST(HistoryKeeper, ErasingAKeyForgetsItsHistoryAndFlapping) {
+  history_keeper k{{16, 100}, {1, 1000}};
+  k.applied(task0, std::nullopt, value(status_state::failed), 100, false);
+  ASSERT_EQ(k.flapping().size(), 1u);
+  ASSERT_EQ(k.history("status-task-c-0").transitions.size(), 1u);
+  k.erased("status-task-c-0");
+  EXPECT_TRUE(k.flapping().empty());
+  EXPECT_TRUE(k.history("status-task-c-0").transitions.empty());
+  EXPECT_FALSE(k.history("status-task-c-0").any_kept);
+}
