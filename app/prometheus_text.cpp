@@ -1,6 +1,7 @@
 #include "app/prometheus_text.hpp"
 
 #include "app/connector_states.hpp"
+#include "app/http_routes.hpp"
 #include "app/store/metric_names.hpp"
 #include "config/ascii.hpp"
 
@@ -58,8 +59,20 @@ std::string prometheus_text(const metrics_snapshot& snapshot) {
 std::string prometheus_label_value(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    if (c == '\\')
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // The format is UTF-8 and a key read from the topic need not be: a byte that starts no valid
+      // sequence becomes U+FFFD, so one foreign record cannot make the whole scrape unparsable.
+      size_t len = 2;
+      while (len <= 4 && !is_valid_utf8(text.substr(i, len))) ++len;
+      if (len > 4) {
+        out += "\xEF\xBF\xBD";
+        continue;
+      }
+      out.append(text.substr(i, len));
+      i += len - 1;
+    } else if (c == '\\')
       out += "\\\\";
     else if (c == '"')
       out += "\\\"";

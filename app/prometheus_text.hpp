@@ -14,7 +14,7 @@ namespace status_store {
 std::string prometheus_text(const metrics_snapshot& snapshot);
 
 /// A label value as the text format wants it: backslash, double quote and newline escaped (a
-/// connector name is anyone's string), nothing else changed.
+/// connector name is anyone's string), and a byte that is not UTF-8 as U+FFFD (the format is UTF-8).
 std::string prometheus_label_value(std::string_view text);
 
 /// The labelled families of app/store/metric_names.hpp (labelled_metrics) for these views: one

@@ -66,7 +66,7 @@ struct labelled_metric {
 /// (#22): a per-connector counter of transitions into FAILED and the flapping count; they belong here.
 // clang-format off
 inline constexpr labelled_metric state_metric_connector{"status-connector-status", "gauge", "connector,state", "1 for each connector with a status, its state (lower case) as a label"};
-inline constexpr labelled_metric state_metric_task{"status-task-status", "gauge", "connector,task,state", "1 for each task with a status, its state (lower case) as a label"};
+inline constexpr labelled_metric state_metric_task{"status-task-status", "gauge", "connector,task,state", "1 for each task with a status (of a connector with one), its state (lower case) as a label"};
 inline constexpr labelled_metric state_metric_connectors{"status-connectors", "gauge", "state", "Connectors by their own state; degraded: RUNNING with a FAILED task (also counted as running)"};
 inline constexpr labelled_metric state_metric_tasks{"status-tasks", "gauge", "state", "Tasks by state"};
 inline constexpr std::array<labelled_metric, 4> labelled_metrics{state_metric_connector, state_metric_task,

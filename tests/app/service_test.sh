@@ -143,7 +143,12 @@ fi
 check "PUT topics/reset of a connector without topics is a 202 as well" 0 '^202$' -- curl -s -X PUT -o /dev/null -w '%{http_code}' "$reset_url/connectors/none/topics/reset"
 kill -TERM "$reset_pid"; wait "$reset_pid"
 check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
+# A connector name is anyone's string: one with a quote and a backslash must come out escaped, and
+# the whole page must still parse.
+check "put a connector whose name has a quote and a backslash" 0 "acknowledged" -- "$bin" put connector 'we"ird\x' --state FAILED --worker-id w1:8083 --generation 1 "${c[@]}"
+for _ in $(seq 1 50); do curl -s "$url/metrics" | grep -qF 'connector="we\"ird\\x"' && break; sleep 0.1; done
 metrics=$(curl -sf "$url/metrics")
+check "/metrics escapes the label value" 0 '^status_connector_status\{connector="we\\"ird\\\\x",state="failed"\} 1$' -- printf '%s\n' "$metrics"
 if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
    grep -q "^status_update_success_total " <<<"$parsed" && grep -q "^status_update_retry_total " <<<"$parsed" &&
    grep -q "^status_update_failure_total " <<<"$parsed" && grep -q "^status_record_read_errors_total " <<<"$parsed" &&
@@ -156,8 +161,9 @@ if grep -qxF 'status_connector_status{connector="my-src",state="running"} 1' <<<
    grep -qxF 'status_task_status{connector="my-src",task="0",state="failed"} 1' <<<"$metrics" &&
    grep -qxF 'status_task_status{connector="my-src",task="1",state="running"} 1' <<<"$metrics" &&
    grep -qxF 'status_connectors{state="degraded"} 1' <<<"$metrics" && grep -qxF 'status_tasks{state="failed"} 1' <<<"$metrics" &&
+   grep -qxF 'status_connectors{state="failed"} 1' <<<"$metrics" &&
    grep -qxF 'status_connectors{state="stopped"} 0' <<<"$metrics"; then
-  ok "/metrics has a series per connector and task with its state as a label, and the counts by state (degraded 1)"
+  ok "/metrics has a series per connector and task with its state as a label, and the counts by state (degraded 1, failed 1: the quoted one)"
 else
   fail "/metrics per-state series" "$(grep -E '^status_(connector|task|connectors|tasks)[{_]' <<<"$metrics")"
 fi

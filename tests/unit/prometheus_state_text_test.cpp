@@ -90,3 +90,13 @@ TEST(PrometheusStateText, LabelValuesEscapeBackslashQuoteAndNewline) {
     EXPECT_TRUE(line.rfind("# ", 0) == 0 || line.rfind("status_", 0) == 0) << line;
   }
 }
+
+TEST(PrometheusStateText, LabelValuesAreUtf8WhateverTheKeysBytes) {
+  EXPECT_EQ(prometheus_label_value("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"),
+            "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+  EXPECT_EQ(prometheus_label_value("a\xFF"
+                                   "b\xC3"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
+  EXPECT_EQ(prometheus_label_value("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+}
