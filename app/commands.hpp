@@ -78,6 +78,7 @@ int get(const get_options& options);
 
 struct list_options {
   connection_options connection;
+  std::string state;  // --state S: only connectors whose own state or a task's is S (any case); empty = all
   bool json = false;
   int timeout_s = 30;
 };

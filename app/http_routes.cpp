@@ -1,5 +1,7 @@
 #include "app/http_routes.hpp"
 
+#include "app/connector_states.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -86,6 +88,7 @@ http_route route_http_request(std::string_view method, std::string_view target) 
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
   bool expand = false, expand_status = false;
+  std::optional<std::string> state;  // ?state=, checked once the path is known to be /connectors
   if (question != std::string_view::npos) {
     // Each name=value pair is decoded on its own; a query with broken bytes is refused like a broken
     // path. Only /connectors reads one: expand (repeatable, as JAX-RS reads a list). As in Connect, any
@@ -103,6 +106,8 @@ http_route route_http_request(std::string_view method, std::string_view target) 
       if (name == "expand") {
         expand = true;
         expand_status = expand_status || value == "status";
+      } else if (name == "state") {
+        state = std::move(value);  // given twice, the last counts
       }
     }
   }
@@ -129,6 +134,12 @@ http_route route_http_request(std::string_view method, std::string_view target) 
     route.endpoint = http_endpoint::connectors;
     route.expand = expand;
     route.expand_status = expand_status;
+    if (state) {
+      route.state = parse_reported_state(*state);
+      if (!route.state)  // a fixed message, never the request's bytes
+        return error(400, "Unknown state in the query parameter 'state': must be one of " +
+                              std::string{reported_state_names} + " (any case)");
+    }
   } else if (n == 5 && segments[0] == "connectors" && !segments[1].empty() && segments[2] == "tasks" &&
              segments[4] == "status") {
     // JAX-RS reads {task} as an Integer: anything else matches no route.

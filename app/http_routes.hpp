@@ -3,7 +3,10 @@
 // library so it can be unit-tested and fuzzed. Each path segment is percent-decoded on its own (so
 // "%2F" stays inside a connector name, as in Connect's JAX-RS routes) and must be valid UTF-8, as
 // must the query: anything else is a 400 with a fixed message, never an echo of the bad bytes.
+#include "messages/status.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,8 +31,11 @@ struct http_route {
   int32_t task = -1;           // for task_status
   bool expand = false;         // connectors: any ?expand parameter, known or not (Connect's map form)
   bool expand_status = false;  // connectors: ?expand=status among them (each connector's status in the map)
-  int status = 200;            // for error: 400, 404 or 405
-  std::string message;         // for error: valid UTF-8, in Connect's wording where Connect has one
+  // connectors: ?state=S, our filter (Connect has none): only connectors whose own state or a task's
+  // is S, any case; an unknown S is a 400. Absent: Connect's answer, unchanged.
+  std::optional<status_state> state;
+  int status = 200;     // for error: 400, 404 or 405
+  std::string message;  // for error: valid UTF-8, in Connect's wording where Connect has one
 };
 
 /// Routes GET (and HEAD) requests for /, /connectors (also ?expand=…), /connectors/{name}/status,

@@ -119,6 +119,9 @@ int main(int argc, char** argv) {
   cli::list_options list;
   auto* list_cmd = app.add_subcommand("list", "Show every connector with a status on the topic");
   add_connection_options(list_cmd, list.connection);
+  list_cmd->add_option("--state", list.state,
+                       "Only connectors whose own state or one of whose tasks' is this one (any case): "
+                       "--state FAILED also lists a RUNNING connector with a FAILED task (degraded)");
   list_cmd->add_flag("--json", list.json, "One JSON object per status and line");
   list_cmd->add_option("--timeout", list.timeout_s, "Seconds for start-up")->capture_default_str();
 

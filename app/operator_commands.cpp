@@ -4,6 +4,7 @@
 #include "actors/kafka/status_topic_admin.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
+#include "app/connector_states.hpp"
 #include "app/status_json.hpp"
 #include "app/store/metric_names.hpp"
 #include "app/store/store.hpp"
@@ -185,20 +186,34 @@ int get(const get_options& o) {
 }
 
 int list(const list_options& o) {
+  std::optional<status_state> state;
+  if (!o.state.empty() && !(state = parse_reported_state(o.state)))
+    throw config_error("--state", o.state, "must be one of " + std::string{reported_state_names} + " (any case)");
   worker_config config = operator_config(o.connection, o.timeout_s);
   const auto started = start_store(config, "list", false);
   if (!started) return exit_failed;
   store& s = *started;
   std::vector<connector_view> views;
-  for (const auto& name : s.connectors()) views.push_back(s.describe(name));
+  if (state) {  // one pass over the view, as GET /connectors?state= answers
+    views = with_state(s.describe_all(), *state);
+  } else {
+    for (const auto& name : s.connectors()) views.push_back(s.describe(name));
+  }
   s.stop();
+  size_t degraded = 0;
   for (const auto& v : views) {
+    degraded += is_degraded(v) ? 1 : 0;
     if (o.json)
       for (const auto& line : status_lines_json(v)) std::cout << line << "\n";
     else
       print_table(v);
   }
-  if (!o.json) std::cout << views.size() << " connector(s)\n";
+  if (o.json) return exit_ok;
+  std::cout << views.size() << " connector(s)";
+  if (state) std::cout << " with a " << to_string(*state) << " connector or task";
+  // The one an operator misses: its own state says RUNNING.
+  if (degraded > 0) std::cout << ", " << degraded << " degraded (RUNNING with a FAILED task)";
+  std::cout << "\n";
   return exit_ok;
 }
 

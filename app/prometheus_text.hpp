@@ -1,13 +1,25 @@
 #pragma once
 // The Prometheus text exposition format (version 0.0.4) of a metrics snapshot: the store's metric
 // names with '-' turned into '_', a HELP and a TYPE line each, counters ending in _total, times in
-// base units (seconds). Pure function.
+// base units (seconds). And the per-state series of the status view, labelled as Strimzi's JMX rules
+// label Connect's. Pure functions.
 #include "messages/protocol.hpp"
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace status_store {
 
 std::string prometheus_text(const metrics_snapshot& snapshot);
+
+/// A label value as the text format wants it: backslash, double quote and newline escaped (a
+/// connector name is anyone's string), and a byte that is not UTF-8 as U+FFFD (the format is UTF-8).
+std::string prometheus_label_value(std::string_view text);
+
+/// The labelled families of app/store/metric_names.hpp (labelled_metrics) for these views: one
+/// series per connector with a status and per task, and the counts by state, every state always
+/// present (0 when none), `degraded` among the connectors'.
+std::string prometheus_state_text(const std::vector<connector_view>& views);
 
 }  // namespace status_store

@@ -1,5 +1,6 @@
 #include "app/rest/rest_api.hpp"
 
+#include "app/connector_states.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 #include "app/store/store.hpp"
@@ -113,9 +114,21 @@ http_response rest_api::healthz(store* s) const {
 http_response rest_api::connectors(const http_route& route, store& s) const {
   // Connect ignores an expansion type it does not know; "info" (connector configurations, which a
   // status store does not have) is ignored the same way rather than invented.
+  if (route.state) return connectors_in_state(route, s);
   if (route.expand_status) return json_reply(200, connectors_with_status_json(s.describe_all()));
   if (route.expand) return json_reply(200, connectors_without_expansions_json(s.connectors()));
   return json_reply(200, connectors_json(s.connectors()));
+}
+
+http_response rest_api::connectors_in_state(const http_route& route, store& s) const {
+  // ?state= is ours: the same shapes as without it, from one pass over the view, for the connectors
+  // whose own state or a task's is the one asked (so a degraded connector is listed under FAILED).
+  const auto views = with_state(s.describe_all(), *route.state);
+  std::vector<std::string> names;
+  for (const auto& v : views) names.push_back(v.name);
+  if (route.expand_status) return json_reply(200, connectors_with_status_json(views));
+  if (route.expand) return json_reply(200, connectors_without_expansions_json(names));
+  return json_reply(200, connectors_json(names));
 }
 
 http_response rest_api::connector_status(const http_route& route, store& s) const {
@@ -148,7 +161,11 @@ http_response rest_api::reset_connector_topics(const http_route& route, store& s
 }
 
 http_response rest_api::metrics(store& s) const {
-  return {200, "text/plain; version=0.0.4; charset=utf-8", prometheus_text(s.metrics()), {}};
+  // The counters, then the per-state series from one pass over the view (bounded by its keys).
+  return {200,
+          "text/plain; version=0.0.4; charset=utf-8",
+          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()),
+          {}};
 }
 
 }  // namespace status_store

@@ -47,6 +47,7 @@ class rest_api {
   http_response health(store* s) const;
   http_response healthz(store* s) const;
   http_response connectors(const http_route& route, store& s) const;
+  http_response connectors_in_state(const http_route& route, store& s) const;
   http_response connector_status(const http_route& route, store& s) const;
   http_response task_status(const http_route& route, store& s) const;
   http_response connector_topics(const http_route& route, store& s) const;

@@ -3,6 +3,7 @@
 // "status-backing-store-metrics"; the rest are status-store's additions in the same style.
 #include "messages/protocol.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -51,5 +52,25 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       // clang-format on
   };
 }
+
+/// A labelled family: one series per connector, task or state, rendered from the status view
+/// (app/prometheus_text.hpp), not from the counters. Bounded by the keys the view holds.
+struct labelled_metric {
+  std::string_view name;
+  std::string_view kind;
+  std::string_view labels;  // the label names, comma-separated, in the order they are printed
+  std::string_view help;
+};
+
+/// The per-state families, in the order /metrics prints them. Still to come from the view's history
+/// (#22): a per-connector counter of transitions into FAILED and the flapping count; they belong here.
+// clang-format off
+inline constexpr labelled_metric state_metric_connector{"status-connector-status", "gauge", "connector,state", "1 for each connector with a status, its state (lower case) as a label"};
+inline constexpr labelled_metric state_metric_task{"status-task-status", "gauge", "connector,task,state", "1 for each task with a status (of a connector with one), its state (lower case) as a label"};
+inline constexpr labelled_metric state_metric_connectors{"status-connectors", "gauge", "state", "Connectors by their own state; degraded: RUNNING with a FAILED task (also counted as running)"};
+inline constexpr labelled_metric state_metric_tasks{"status-tasks", "gauge", "state", "Tasks by state"};
+inline constexpr std::array<labelled_metric, 4> labelled_metrics{state_metric_connector, state_metric_task,
+                                                                 state_metric_connectors, state_metric_tasks};
+// clang-format on
 
 }  // namespace status_store

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Parses a Prometheus text exposition (format 0.0.4) from stdin strictly enough to catch what a
 scraper would reject: every sample has a HELP and a TYPE line before it, names are legal, counters
-end in _total, values are numbers. Prints the samples as NAME VALUE lines; exits 1 on any problem."""
+end in _total, values are numbers, labels are name="value" with only \\, \" and \n escaped. Prints the samples as NAME VALUE lines; exits 1 on any problem."""
 import re
 import sys
 
 NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
+# name{label="value",...} value: a value is anything but a raw quote, backslash or newline, or an escape.
+SAMPLE = re.compile(r'^([^{ ]+)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*"(?:,|(?=\})))*\})? (\S+)$')
 problems, helps, types, samples = [], set(), {}, {}
 for number, line in enumerate(sys.stdin.read().splitlines(), 1):
     if not line:
@@ -21,7 +23,11 @@ for number, line in enumerate(sys.stdin.read().splitlines(), 1):
     elif line.startswith("#"):
         continue
     else:
-        name, _, value = line.partition(" ")
+        match = SAMPLE.match(line)
+        if not match:
+            problems.append(f"line {number}: not a sample: {line!r}")
+            continue
+        name, labels, value = match.group(1), match.group(2) or "", match.group(3)
         if not NAME.match(name):
             problems.append(f"line {number}: illegal metric name {name!r}")
         if name not in helps or name not in types:
@@ -29,7 +35,7 @@ for number, line in enumerate(sys.stdin.read().splitlines(), 1):
         if types.get(name) == "counter" and not name.endswith("_total"):
             problems.append(f"line {number}: counter {name} does not end in _total")
         try:
-            samples[name] = float(value)
+            samples[name + labels] = float(value)
         except ValueError:
             problems.append(f"line {number}: value {value!r} of {name} is not a number")
 for p in problems:

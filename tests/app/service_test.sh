@@ -46,6 +46,12 @@ PY
 then ok "get --json fields"; else fail "get --json fields" "$out"; fi
 check "list --json has one line per status" 0 '"key":"status-task-my-src-1"' -- "$bin" list --json "${c[@]}"
 check "list counts connectors" 0 "1 connector\(s\)" -- "$bin" list "${c[@]}"
+# my-src says RUNNING while task 0 is FAILED: --state FAILED lists it, and calls it degraded.
+check "list --state failed lists a degraded connector" 0 "^1 connector\(s\) with a FAILED connector or task, 1 degraded \(RUNNING with a FAILED task\)$" -- "$bin" list --state failed "${c[@]}"
+check "list --state FAILED shows its failed task" 0 "task 0 +FAILED" -- "$bin" list --state FAILED "${c[@]}"
+check "list --state PAUSED: none, exit 0" 0 "^0 connector\(s\) with a PAUSED connector or task$" -- "$bin" list --state PAUSED "${c[@]}"
+check "list --state FAILED --json" 0 '"key":"status-task-my-src-0".*"state":"FAILED"' -- "$bin" list --state FAILED --json "${c[@]}"
+check "list --state with an unknown state is a usage error" 2 "--state.*must be one of UNASSIGNED" -- "$bin" list --state SLEEPING "${c[@]}"
 
 # The service's view reads the verbs' puts back on its own (up to fetch.wait.max.ms later on the mock
 # cluster): wait until it shows all four before checking what it serves.
@@ -73,6 +79,18 @@ if [ -n "$with_info" ] && [ "$with_info" = "$(curl -sf "$url/connectors?expand=s
   ok "GET /connectors?expand=info&expand=status is the expand=status answer, no \"info\""
 else
   fail "GET /connectors?expand=info&expand=status is the expand=status answer" "$with_info"
+fi
+# ?state= is ours: the degraded my-src is listed under FAILED (its task) and RUNNING (its own state),
+# in each form; with a state that matches everything the body is the one without the parameter.
+check "GET /connectors?expand=status&state=FAILED lists the degraded connector" 0 '^\{"my-src":\{"status":\{"name":"my-src","connector":\{"state":"RUNNING"' -- curl -sf "$url/connectors?expand=status&state=FAILED"
+check "GET /connectors?state=failed gives the names" 0 '^\["my-src"\]$' -- curl -sf "$url/connectors?state=failed"
+check "GET /connectors?expand=status&state=PAUSED matches nothing" 0 '^\{\}$' -- curl -sf "$url/connectors?expand=status&state=PAUSED"
+check "GET /connectors?state=SLEEPING is Connect's 400 shape" 0 '^\{"error_code":400,"message":"Unknown state in the query parameter .state.: must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING, STOPPED \(any case\)"\} 400$' -- curl -s -w ' %{http_code}' "$url/connectors?state=SLEEPING"
+running=$(curl -sf "$url/connectors?expand=status&state=Running")
+if [ -n "$running" ] && [ "$running" = "$(curl -sf "$url/connectors?expand=status")" ]; then
+  ok "GET /connectors?expand=status&state=Running is byte-equal to expand=status when every connector matches"
+else
+  fail "GET /connectors?expand=status&state=Running is byte-equal to expand=status" "$running"
 fi
 check "an unknown path is Connect's 404 body" 0 '^\{"error_code":404,"message":"HTTP 404 Not Found"\} 404$' -- curl -s -w ' %{http_code}' "$url/connectors/my-src/nope"
 check "another method is Connect's 405 body" 0 '^\{"error_code":405,"message":"HTTP 405 Method Not Allowed"\} 405$' -- curl -s -X DELETE -w ' %{http_code}' "$url/connectors/my-src/status"
@@ -125,7 +143,12 @@ fi
 check "PUT topics/reset of a connector without topics is a 202 as well" 0 '^202$' -- curl -s -X PUT -o /dev/null -w '%{http_code}' "$reset_url/connectors/none/topics/reset"
 kill -TERM "$reset_pid"; wait "$reset_pid"
 check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
+# A connector name is anyone's string: one with a quote and a backslash must come out escaped, and
+# the whole page must still parse.
+check "put a connector whose name has a quote and a backslash" 0 "acknowledged" -- "$bin" put connector 'we"ird\x' --state FAILED --worker-id w1:8083 --generation 1 "${c[@]}"
+for _ in $(seq 1 50); do curl -s "$url/metrics" | grep -qF 'connector="we\"ird\\x"' && break; sleep 0.1; done
 metrics=$(curl -sf "$url/metrics")
+check "/metrics escapes the label value" 0 '^status_connector_status\{connector="we\\"ird\\\\x",state="failed"\} 1$' -- printf '%s\n' "$metrics"
 if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
    grep -q "^status_update_success_total " <<<"$parsed" && grep -q "^status_update_retry_total " <<<"$parsed" &&
    grep -q "^status_update_failure_total " <<<"$parsed" && grep -q "^status_record_read_errors_total " <<<"$parsed" &&
@@ -133,6 +156,16 @@ if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
   ok "/metrics parses as Prometheus text with the KIP's counters"
 else
   fail "/metrics parses as Prometheus text" "$parsed"
+fi
+if grep -qxF 'status_connector_status{connector="my-src",state="running"} 1' <<<"$metrics" &&
+   grep -qxF 'status_task_status{connector="my-src",task="0",state="failed"} 1' <<<"$metrics" &&
+   grep -qxF 'status_task_status{connector="my-src",task="1",state="running"} 1' <<<"$metrics" &&
+   grep -qxF 'status_connectors{state="degraded"} 1' <<<"$metrics" && grep -qxF 'status_tasks{state="failed"} 1' <<<"$metrics" &&
+   grep -qxF 'status_connectors{state="failed"} 1' <<<"$metrics" &&
+   grep -qxF 'status_connectors{state="stopped"} 0' <<<"$metrics"; then
+  ok "/metrics has a series per connector and task with its state as a label, and the counts by state (degraded 1, failed 1: the quoted one)"
+else
+  fail "/metrics per-state series" "$(grep -E '^status_(connector|task|connectors|tasks)[{_]' <<<"$metrics")"
 fi
 
 # watch: another process's put shows up within a second; SIGTERM ends it with exit 0.

@@ -121,6 +121,27 @@ TEST(HttpRoutes, ConnectorsExpandStatusIsReadFromTheQuery) {
   EXPECT_EQ(route_http_request("GET", "/connectors?expand=%FF").status, 400);
 }
 
+TEST(HttpRoutes, ConnectorsStateFilterIsOursAnyCaseAndAnUnknownStateIsA400) {
+  EXPECT_FALSE(route_http_request("GET", "/connectors?expand=status").state);  // absent: Connect's answer
+  const auto failed = route_http_request("GET", "/connectors?expand=status&state=FAILED");
+  ASSERT_EQ(failed.endpoint, http_endpoint::connectors);
+  EXPECT_TRUE(failed.expand_status);
+  EXPECT_EQ(failed.state, status_state::failed);
+  EXPECT_EQ(route_http_request("GET", "/connectors?state=running").state, status_state::running);
+  EXPECT_EQ(route_http_request("GET", "/connectors?state=Paused&state=stopped").state, status_state::stopped);
+  for (const char* target : {"/connectors?state=SLEEPING", "/connectors?state=", "/connectors?state=DESTROYED",
+                             "/connectors?expand=status&state"}) {
+    const auto route = route_http_request("GET", target);
+    EXPECT_EQ(route.status, 400) << target;
+    EXPECT_EQ(route.message,
+              "Unknown state in the query parameter 'state': must be one of UNASSIGNED, RUNNING, PAUSED, FAILED, "
+              "RESTARTING, STOPPED (any case)")
+        << target;
+  }
+  // Only /connectors reads it: elsewhere it is ignored, as any unknown parameter.
+  EXPECT_EQ(route_http_request("GET", "/connectors/a/status?state=SLEEPING").endpoint, http_endpoint::connector_status);
+}
+
 TEST(HttpRoutes, TopicsResetIsAPutAndNothingElse) {
   const auto reset = route_http_request("PUT", "/connectors/caf%C3%A9.src/topics/reset");
   EXPECT_EQ(reset.endpoint, http_endpoint::reset_connector_topics);

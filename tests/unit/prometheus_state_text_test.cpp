@@ -1,0 +1,102 @@
+// The per-state series of GET /metrics (app/prometheus_text.hpp) and the predicates they share with
+// GET /connectors?state= and `list --state` (app/connector_states.hpp).
+#include "app/connector_states.hpp"
+#include "app/prometheus_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace status_store;
+
+namespace {
+
+status_value value(status_state state) { return status_value{state, std::nullopt, "w1:8083", 3}; }
+
+connector_view view(std::string name, std::optional<status_state> own, std::vector<status_state> tasks) {
+  connector_view v;
+  v.name = name;
+  v.found = own.has_value();
+  if (own) v.connector = connector_status{name, value(*own)};
+  for (size_t i = 0; i < tasks.size(); ++i)
+    v.tasks.push_back(task_status{name, static_cast<int32_t>(i), value(tasks[i])});
+  return v;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+}  // namespace
+
+TEST(ConnectorStates, OwnStateOrATasksAndDegradedIsRunningWithAFailedTask) {
+  const auto degraded = view("a", status_state::running, {status_state::running, status_state::failed});
+  EXPECT_TRUE(has_state(degraded, status_state::failed));
+  EXPECT_TRUE(has_state(degraded, status_state::running));
+  EXPECT_FALSE(has_state(degraded, status_state::paused));
+  EXPECT_TRUE(is_degraded(degraded));
+  EXPECT_FALSE(is_degraded(view("b", status_state::failed, {status_state::failed})));  // failed, not degraded
+  EXPECT_FALSE(is_degraded(view("c", std::nullopt, {status_state::failed})));          // no own status
+  EXPECT_TRUE(has_state(view("c", std::nullopt, {status_state::failed}), status_state::failed));
+  EXPECT_EQ(parse_reported_state("fAiLeD"), status_state::failed);
+  EXPECT_FALSE(parse_reported_state("DESTROYED"));  // a tombstone, never a state the view holds
+  EXPECT_FALSE(parse_reported_state("SLEEPING"));
+}
+
+TEST(PrometheusStateText, ASeriesPerConnectorAndTaskWithItsStateAsALabel) {
+  const auto text =
+      prometheus_state_text({view("a", status_state::running, {status_state::running, status_state::failed}),
+                             view("b", status_state::paused, {})});
+  EXPECT_TRUE(has_line(text, "# TYPE status_connector_status gauge")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connector_status{connector="a",state="running"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connector_status{connector="b",state="paused"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_task_status{connector="a",task="0",state="running"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_task_status{connector="a",task="1",state="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connectors{state="running"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connectors{state="paused"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connectors{state="degraded"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_tasks{state="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_tasks{state="running"} 1)")) << text;
+}
+
+TEST(PrometheusStateText, EveryStateIsCountedAlsoWhenNoneIsInIt) {
+  const auto text = prometheus_state_text({});
+  for (const char* state : {"unassigned", "running", "paused", "failed", "restarting", "stopped", "degraded"})
+    EXPECT_TRUE(has_line(text, std::string{"status_connectors{state=\""} + state + "\"} 0")) << state << "\n" << text;
+  for (const char* state : {"unassigned", "running", "paused", "failed", "restarting", "stopped"})
+    EXPECT_TRUE(has_line(text, std::string{"status_tasks{state=\""} + state + "\"} 0")) << state << "\n" << text;
+  EXPECT_EQ(text.find("status_tasks{state=\"degraded\"}"), std::string::npos);
+  EXPECT_EQ(text.find("destroyed"), std::string::npos);
+  EXPECT_EQ(text.find("status_connector_status{"), std::string::npos);
+}
+
+TEST(PrometheusStateText, TasksWithoutTheirConnectorsStatusAreSeriesButTheConnectorIsNot) {
+  const auto text = prometheus_state_text({view("orphan", std::nullopt, {status_state::failed})});
+  EXPECT_EQ(text.find("status_connector_status{connector=\"orphan\""), std::string::npos) << text;
+  EXPECT_TRUE(has_line(text, R"(status_task_status{connector="orphan",task="0",state="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connectors{state="degraded"} 0)")) << text;
+}
+
+TEST(PrometheusStateText, LabelValuesEscapeBackslashQuoteAndNewline) {
+  EXPECT_EQ(prometheus_label_value("plain-name.1"), "plain-name.1");
+  EXPECT_EQ(prometheus_label_value("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+  const auto text = prometheus_state_text({view("x\"}\n{y\\", status_state::failed, {status_state::failed})});
+  EXPECT_TRUE(has_line(text, R"(status_connector_status{connector="x\"}\n{y\\",state="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_task_status{connector="x\"}\n{y\\",task="0",state="failed"} 1)")) << text;
+  // No raw newline inside a series: every line is a comment or a whole sample.
+  for (size_t begin = 0, end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    const std::string line = text.substr(begin, end - begin);
+    EXPECT_TRUE(line.rfind("# ", 0) == 0 || line.rfind("status_", 0) == 0) << line;
+  }
+}
+
+TEST(PrometheusStateText, LabelValuesAreUtf8WhateverTheKeysBytes) {
+  EXPECT_EQ(prometheus_label_value("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"),
+            "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+  EXPECT_EQ(prometheus_label_value("a\xFF"
+                                   "b\xC3"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
+  EXPECT_EQ(prometheus_label_value("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+}
