@@ -1,9 +1,10 @@
-// History and flapping through the facade on librdkafka's mock cluster: another writer (a raw
-// producer, its records stamped with their own create times) drives a task RUNNING → FAILED →
+// History and flapping through the facade on librdkafka's mock cluster: another writer (tests/integration/other_writer.hpp,
+// its records stamped with their own create times) drives a task RUNNING → FAILED →
 // RUNNING → FAILED; the store's history shows the four transitions with those timestamps, and the
 // task flaps with a threshold of 2.
 #include "app/store/store.hpp"
 #include "messages/status_record_codec.hpp"
+#include "other_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
@@ -15,33 +16,6 @@ using namespace status_store;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Writes records with the timestamps it is given, as another worker's producer would stamp them.
-class stamping_producer {
- public:
-  explicit stamping_producer(const std::string& bootstrap) {
-    char errstr[256];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), errstr, sizeof errstr);
-    rd_kafka_conf_set(conf, "partitioner", "murmur2_random", errstr, sizeof errstr);
-    rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-  }
-  ~stamping_producer() { rd_kafka_destroy(rk_); }
-  stamping_producer(const stamping_producer&) = delete;
-  stamping_producer& operator=(const stamping_producer&) = delete;
-
-  void send(const std::string& topic, const status_record& r, int64_t timestamp_ms) {
-    const auto err =
-        rd_kafka_producev(rk_, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(r.key.data(), r.key.size()),
-                          RD_KAFKA_V_VALUE(const_cast<char*>(r.value->data()), r.value->size()),
-                          RD_KAFKA_V_TIMESTAMP(timestamp_ms), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
-    ASSERT_EQ(err, RD_KAFKA_RESP_ERR_NO_ERROR);
-  }
-  void flush() { ASSERT_EQ(rd_kafka_flush(rk_, 30000), RD_KAFKA_RESP_ERR_NO_ERROR); }
-
- private:
-  rd_kafka_t* rk_;
-};
 
 status_record task_record(status_state state, int32_t generation) {
   return encode_task_record(task_status{
@@ -64,8 +38,11 @@ TEST(HistoryOnMockCluster, ATaskDrivenRunningFailedTwiceShowsFourTransitionsAndF
           .count();
   const status_state states[] = {status_state::running, status_state::failed, status_state::running,
                                  status_state::failed};
-  stamping_producer other{s.bootstrap_servers()};
-  for (int i = 0; i < 4; ++i) other.send("history-status", task_record(states[i], 1 + i), t0 + 1000 * i);
+  integration::other_writer other{s.bootstrap_servers()};
+  for (int i = 0; i < 4; ++i) {
+    const auto r = task_record(states[i], 1 + i);
+    other.send("history-status", r.key, r.value, t0 + 1000 * i);
+  }
   other.flush();
 
   key_history h;

@@ -1,9 +1,10 @@
-// The read side on librdkafka's mock cluster: a store replays a topic written by someone else (a raw
-// producer: 100,000 records with tombstones and malformed records) to exactly the expected view,
+// The read side on librdkafka's mock cluster: a store replays a topic written by someone else (another
+// writer: 100,000 records with tombstones and malformed records) to exactly the expected view,
 // and two stores sharing one topic see each other's statuses.
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
+#include "other_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
@@ -30,38 +31,6 @@ worker_config config_for(const std::string& bootstrap, const std::string& topic,
                               {"producer.message.timeout.ms", "2000"}});
 }
 
-/// A plain librdkafka producer, as another worker (or a Java one) would write the topic.
-class raw_producer {
- public:
-  explicit raw_producer(const std::string& bootstrap) {
-    char errstr[256];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), errstr, sizeof errstr);
-    rd_kafka_conf_set(conf, "partitioner", "murmur2_random", errstr, sizeof errstr);
-    rd_kafka_conf_set(conf, "linger.ms", "5", errstr, sizeof errstr);
-    rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-  }
-  ~raw_producer() { rd_kafka_destroy(rk_); }
-  void send(const std::string& topic, const std::string& key, const std::optional<std::string>& value) {
-    void* payload = value ? const_cast<char*>(value->data()) : nullptr;  // null = tombstone
-    const size_t length = value ? value->size() : 0;
-    for (;;) {
-      auto err = rd_kafka_producev(rk_, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
-                                   RD_KAFKA_V_VALUE(payload, length), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                   RD_KAFKA_V_END);
-      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        ASSERT_EQ(err, RD_KAFKA_RESP_ERR_NO_ERROR);
-        return;
-      }
-      rd_kafka_poll(rk_, 10);
-    }
-  }
-  void flush() { ASSERT_EQ(rd_kafka_flush(rk_, 60000), RD_KAFKA_RESP_ERR_NO_ERROR); }
-
- private:
-  rd_kafka_t* rk_;
-};
-
 /// Polls `condition` until it holds or `timeout` passes (real time: these are integration tests).
 template <class F>
 bool eventually(F condition, std::chrono::milliseconds timeout = 20s) {
@@ -85,7 +54,7 @@ TEST(ReadPathOnMockCluster, ReplayOfAHundredThousandRecordsGivesExactlyTheExpect
   std::map<std::pair<std::string, std::string>, topic_status> expected_topics;
   uint64_t malformed = 0;
   {
-    raw_producer writer{bootstrap};
+    integration::other_writer writer{bootstrap};
     std::mt19937_64 random{2024};
     auto pick = [&](int n) { return static_cast<int>(random() % n); };
     // Records of different keys land on different partitions, whose relative order a reader does
