@@ -36,6 +36,7 @@ constexpr numeric_option numeric_options[] = {
     {"--rest-tasks", &options::rest_tasks},
     {"--rest-requests", &options::rest_requests},
     {"--rest-rounds", &options::rest_rounds},
+    {"--history-keys", &options::history_keys},
 };
 
 }  // namespace

@@ -32,6 +32,8 @@ struct options {
   // REST: rest_connectors connectors x rest_tasks tasks served by `status-store run`; rest_requests
   // timed GET /connectors?expand=status, rest_rounds timed rounds of one GET .../status per connector
   uint64_t rest_connectors = 1000, rest_tasks = 8, rest_requests = 100, rest_rounds = 10;
+  // history: history_keys connectors with 16 transitions each, replayed with the history on and off
+  uint64_t history_keys = 20000;
   // the incumbent: Kafka Connect's KafkaStatusBackingStore through tests/interop's Java driver
   // (real brokers only; empty: not run)
   std::string java_driver;
@@ -99,6 +101,9 @@ nlohmann::json update_storm(const options& o);
 nlohmann::json rebalance_burst_store(const options& o);
 /// GET /connectors?expand=status beside one GET .../status per connector (rest_expand_scenario.cpp).
 nlohmann::json rest_expand(const options& o);
+/// history-write, history-on, history-off (history_scenario.cpp), and the rows they print.
+nlohmann::json history_child(const std::string& mode, const options& o);
+void print_history_rows(nlohmann::json& results, const options& o);
 /// Runs `java -jar <driver> ARGS` and returns the JSON of its last line (incumbent_scenario.cpp).
 nlohmann::json run_incumbent(const options& o, const std::string& args);
 

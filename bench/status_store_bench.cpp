@@ -17,7 +17,9 @@
 //   REST        GET /connectors?expand=status from `status-store run` for C connectors x T tasks, beside
 //               GET /connectors plus one GET /connectors/{name}/status each (rest_expand_scenario.cpp);
 //               `--only rest-expand` runs this scenario alone (its figures go to --json, by default
-//               bench/results/rest-expand.json).
+//               bench/results/rest-expand.json);
+//   history     H connectors with 16 transitions each replayed with the history on and off: heap per
+//               key and replay time (history_scenario.cpp); `--only history` runs it alone.
 // Each measurement runs in a child process of its own (same binary, --child MODE), so memory figures
 // and allocator state never mix. Prints a table of ratios and writes the raw figures as JSON.
 #include "bench_options.hpp"
@@ -108,6 +110,7 @@ nlohmann::json child(const std::string& mode, const options& o) {
   if (mode == "update-storm") return update_storm(o);
   if (mode == "rebalance-store") return rebalance_burst_store(o);
   if (mode == "rest-expand") return rest_expand(o);
+  if (mode.starts_with("history-")) return history_child(mode, o);
   if (mode == "memory-raw" || mode == "memory-store") {
     const std::string topic = "bench-memory-" + mode.substr(7);
     auto config = bench_config(o.bootstrap, topic);
@@ -155,9 +158,10 @@ int main(int argc, char** argv) {
   try {
     std::string child_mode, only;
     options o = parse_options(argc, argv, child_mode, only);
-    if (!only.empty() && only != "rest-expand") throw std::runtime_error("--only takes rest-expand");
+    if (!only.empty() && only != "rest-expand" && only != "history")
+      throw std::runtime_error("--only takes rest-expand or history");
     const bool json_given = std::find(argv, argv + argc, std::string{"--json"}) != argv + argc;
-    if (!only.empty() && !json_given) o.json_path = "bench/results/rest-expand.json";
+    if (!only.empty() && !json_given) o.json_path = "bench/results/" + only + ".json";
     if (!child_mode.empty()) {
       std::cout << child(child_mode, o).dump() << std::endl;
       return 0;
@@ -165,9 +169,9 @@ int main(int argc, char** argv) {
     std::unique_ptr<mock_cluster> mock;
     if (o.bootstrap.empty()) {
       mock = std::make_unique<mock_cluster>(3);
-      for (const char* t :
-           {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw", "bench-memory-store",
-            "bench-latency-raw", "bench-latency-store", "bench-storm", "bench-rebalance-store", "bench-rest"})
+      for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
+                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm",
+                            "bench-rebalance-store", "bench-rest", "bench-history"})
         mock->create_topic(t, 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     } else {
@@ -190,6 +194,14 @@ int main(int argc, char** argv) {
       std::cerr << "  " << mode << "\n";
       results[mode] = run_child(binary, mode, o);
     };
+    if (only == "history") {
+      for (const char* mode : {"history-write", "history-on", "history-off"}) run(mode);
+      print_history_rows(results, o);
+      results["parameters"] = {{"history_keys", o.history_keys},
+                               {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap}};
+      std::ofstream{o.json_path} << results.dump(2) << "\n";
+      return 0;
+    }
     if (!only.empty()) {
       run("rest-expand");
       print_rest_rows(results["rest-expand"]);
@@ -207,9 +219,9 @@ int main(int argc, char** argv) {
     const double raw_rate = static_cast<double>(o.updates) / results["throughput-raw"]["seconds"].get<double>();
     // The latency target is stated at half load: half of the ceiling this run just measured.
     if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
-    for (const char* mode :
-         {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store", "replay-write", "replay-raw",
-          "replay-store", "memory-raw", "memory-store", "update-storm", "rebalance-store", "rest-expand"})
+    for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
+                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm",
+                             "rebalance-store", "rest-expand", "history-write", "history-on", "history-off"})
       run(mode);
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
@@ -351,6 +363,7 @@ int main(int argc, char** argv) {
                 storm["growth_first_to_last_quarter_bytes"].get<long>(),
                 storm["peak_unsettled_heap_bytes"].get<long>());
     print_rest_rows(results["rest-expand"]);
+    print_history_rows(results, o);
     std::printf("\nstatus-store wrote %llu records for %llu updates (%llu coalesced)\n",
                 static_cast<unsigned long long>(results["throughput-store"]["records"].get<uint64_t>()),
                 static_cast<unsigned long long>(o.updates),
