@@ -20,9 +20,9 @@ bash scripts/install-deps.sh        # configuring the project needs its packages
 bash scripts/install-fuzz-deps.sh   # clang 14 and libFuzzer
 
 echo "== fuzz: build (clang 14, libFuzzer + ASan + UBSan) =="
-# -O1 -g, and no NDEBUG: assertions stay on while fuzzing.
+# -O1 with line tables (-g1: reports still name files and lines), and no NDEBUG: assertions stay on while fuzzing.
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DSTATUS_STORE_FUZZ=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DSTATUS_STORE_FUZZ=ON \
   -DSTATUS_STORE_SANITIZE=address,undefined >/dev/null
 targets=(record_codec properties http_routes)
 cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"

@@ -1,44 +1,83 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing (and builds the default librdkafka, once), checks the
-# formatting (scripts/format.sh --check) and the house rules (scripts/check-house.sh), builds everything, and runs every test; then runs the
-# system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three) and, on the first one, the interop tests with Kafka
-# Connect's own Java status store; then builds the unit, actor, integration and app tests against
-# Debian 12's librdkafka 2.0.2, the oldest supported version, and runs them; then
-# builds the unit, actor, sim and integration tests again with AddressSanitizer +
-# UndefinedBehaviorSanitizer and runs them; then the same under ThreadSanitizer; then fuzzes the record codec
-# and the configuration parser for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
+# formatting (scripts/format.sh --check) and the house rules (scripts/check-house.sh), builds everything, and runs
+# every test; then runs the system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three)
+# and, on the first one, the interop tests with Kafka Connect's own Java status store; then builds the unit,
+# integration and app tests against Debian 12's librdkafka 2.0.2, the oldest supported version, and runs them; then
+# builds the unit, actor, sim and integration tests again with AddressSanitizer + UndefinedBehaviorSanitizer and
+# runs them; then the threaded unit tests and the integration tests under ThreadSanitizer; then fuzzes the record codec, the
+# configuration parser and the HTTP routing for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
+# Every step's wall time is printed at the end (also when one fails): docs/testing.md#how-long-ci-takes.
 # SKIP_SYSTEM=1, SKIP_OLDEST=1 (librdkafka 2.0.2), SKIP_SANITIZERS=1 (ASan and TSan), SKIP_TSAN=1 and
 # SKIP_FUZZ=1 make a quicker local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-bash scripts/install-deps.sh
+
+# ---- step timing: `timed NAME COMMAND...` runs the command and keeps its wall and CPU time for the summary --
+steps=()
+cpu_file=$(mktemp)
+children_cpu() {  # sets $cpu to the CPU seconds used so far by finished children: bash's `times`, which
+  times >"$cpu_file"  # must run in this shell (in a subshell it counts that one's children only)
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= NF; ++i) { split($i, ms, "m"); t += ms[1] * 60 + ms[2] }
+    printf "%d", t }' "$cpu_file")
+}
+timed() {
+  local name=$1 t0 c0 rc=0
+  shift
+  t0=$(date +%s)
+  children_cpu
+  c0=$cpu
+  "$@" || rc=$?
+  children_cpu
+  steps+=("$(printf '%6d s %7d cpu-s  %s%s' $(( $(date +%s) - t0 )) $(( cpu - c0 )) "$name" \
+    "$([ $rc = 0 ] || echo " (FAILED, exit $rc)")")")
+  return $rc
+}
+brokers_up=0
+summary() {
+  local rc=$?
+  [ "$brokers_up" = 1 ] && bash scripts/kafka-local.sh down  # whatever happens, no broker outlives this script
+  echo "== steps (wall time, CPU time of the step's processes) =="
+  printf '%s\n' "${steps[@]}"
+  printf '%6d s  total, exit %d\n' $(( $(date +%s) - start )) "$rc"
+  rm -f "$cpu_file"
+}
+trap summary EXIT
+
+# CI's builds keep line tables only (-g1): sanitizer reports and crashes still name files and lines, and
+# the compile is about a quarter faster than with full debug info (docs/testing.md#how-long-ci-takes).
+line_tables=-g1
+
+timed "install-deps" bash scripts/install-deps.sh
 
 echo "== format: every C++ file as .clang-format says (scripts/format.sh --check) =="
-bash scripts/format.sh --check
+timed "format check" bash scripts/format.sh --check
 echo "== house rules: function and file sizes, README length, duplicates (scripts/check-house.sh) =="
-bash scripts/check-house.sh
+timed "house rules" bash scripts/check-house.sh
 
-echo "== build (RelWithDebInfo) =="
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j2
+echo "== build (RelWithDebInfo, -O2 $line_tables) =="
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $line_tables -DNDEBUG" >/dev/null
+timed "build" cmake --build build -j2
 echo "== tests: every label but system and interop (those need the brokers of the next phase) =="
-ctest --test-dir build -j2 --output-on-failure --timeout 600 -LE '^(system|interop)'
+timed "tests: every label but system and interop" \
+  ctest --test-dir build -j2 --output-on-failure --timeout 600 -LE '^(system|interop)'
 
 if [ "${SKIP_SYSTEM:-0}" != 1 ]; then
   echo "== system: status-store on real Apache Kafka brokers (scripts/kafka-local.sh) =="
   system_start=$(date +%s)
-  trap 'bash scripts/kafka-local.sh down' EXIT  # whatever happens, no broker outlives this script
-  bash scripts/kafka-local.sh fetch >/dev/null   # the first run downloads the jars and logs the time
+  brokers_up=1
+  timed "kafka jars" bash scripts/kafka-local.sh fetch >/dev/null   # the first run downloads them and logs the time
   # The interop tests' Java driver (Kafka Connect's KafkaStatusBackingStore, connect-runtime of the
   # broker's version), built with Maven into build/interop-java; the first build logs its download.
-  bash tests/interop/build-java-driver.sh build
+  timed "interop java driver" bash tests/interop/build-java-driver.sh build
   # Each `run` starts a fresh cluster, exports STATUS_STORE_BOOTSTRAP etc. and always stops it.
-  bash scripts/kafka-local.sh run 1 -- \
+  timed "system + interop, one node" bash scripts/kafka-local.sh run 1 -- \
     ctest --test-dir build -L '^(system|interop)$' --output-on-failure --no-tests=error --timeout 300
-  bash scripts/kafka-local.sh run 3 -- \
+  timed "system-cluster, three nodes" bash scripts/kafka-local.sh run 3 -- \
     ctest --test-dir build -L '^system-cluster$' --output-on-failure --no-tests=error --timeout 300
-  trap - EXIT
+  brokers_up=0
   echo "== system tests passed in $(( $(date +%s) - system_start )) s =="
 else
   echo "== system: SKIPPED (SKIP_SYSTEM=1) =="
@@ -46,51 +85,60 @@ fi
 
 if [ "${SKIP_OLDEST:-0}" != 1 ]; then
   # The oldest supported librdkafka: Debian 12's 2.0.2 (its SCRAM cannot log in to Kafka >= 3.7.2; the
-  # rest works). Only what these labels need is built (no system, interop, bench or fuzz targets), with
-  # no optimisation or debug info (build type None: the phase is about the API, not speed).
-  echo "== oldest librdkafka: unit, actor, integration and app tests against Debian 12's librdkafka 2.0.2 =="
+  # rest works). Only the tests that call librdkafka are built: unit (the error table, the settings checks),
+  # integration (the mock cluster) and app (the executable); the actor tests run on a fake producer and
+  # CAF's test coordinator, so the librdkafka version cannot change them. No optimisation or debug info
+  # (build type None): the phase is about the API, not speed.
+  echo "== oldest librdkafka: unit, integration and app tests against Debian 12's librdkafka 2.0.2 =="
   oldest_start=$(date +%s)
   cmake -S . -B build-rdkafka-2.0.2 -G Ninja -DCMAKE_BUILD_TYPE=None -DSTATUS_STORE_LIBRDKAFKA_PREFIX=system >/dev/null
-  cmake --build build-rdkafka-2.0.2 -j2 --target unit_tests tls_tests actor_tests integration_tests status-store
+  timed "librdkafka 2.0.2: build" \
+    cmake --build build-rdkafka-2.0.2 -j2 --target unit_tests unit_thread_tests tls_tests integration_tests status-store
   oldest_version=$(./build-rdkafka-2.0.2/status-store --version)
   [[ $oldest_version == *"librdkafka 2.0.2"* ]] || { echo "build-rdkafka-2.0.2 loads: $oldest_version" >&2; exit 1; }
-  ctest --test-dir build-rdkafka-2.0.2 -j2 --output-on-failure -L '^(unit|actor|integration|app)$' --no-tests=error --timeout 600
+  timed "librdkafka 2.0.2: tests" ctest --test-dir build-rdkafka-2.0.2 -j2 --output-on-failure \
+    -L '^(unit|integration|app)$' --no-tests=error --timeout 600
   echo "== librdkafka 2.0.2: passed in $(( $(date +%s) - oldest_start )) s =="
 fi
 
 # The sanitizer builds run the simulation with SANITIZER_SIM_SEEDS seeds in each of its two modes (the main phase runs 2,000):
-# they are 10-20x slower, and what they look for (memory and threading errors) shows in any seed.
+# they are 10-20x slower, and what they look for (memory errors) shows in any seed.
 SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-200}
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== sanitizers: unit, actor, sim and integration tests under ASan + UBSan =="
   asan_start=$(date +%s)
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=address,undefined \
-    -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
-  cmake --build build-asan --target unit_tests tls_tests actor_tests integration_tests -j2
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$line_tables" \
+    -DSTATUS_STORE_SANITIZE=address,undefined -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
+  timed "ASan + UBSan: build" cmake --build build-asan --target unit_tests unit_thread_tests tls_tests actor_tests integration_tests -j2
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/tests/sanitizers/ubsan.supp \
-    ctest --test-dir build-asan -j2 --output-on-failure -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
+    timed "ASan + UBSan: tests" ctest --test-dir build-asan -j2 --output-on-failure \
+    -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
   echo "== ASan + UBSan: no report, $(( $(date +%s) - asan_start )) s =="
 fi
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
-  echo "== sanitizers: unit, actor, sim and integration tests under ThreadSanitizer =="
+  # Only the tests with more than one thread: unit_thread_tests (the ingest table's callers) and the
+  # integration tests (CAF's scheduler, librdkafka's threads, the facade). The other unit tests, the TLS
+  # handshakes and the actor and sim tests (every actor in the test's one thread, on CAF's test
+  # coordinator) run in one thread, where ThreadSanitizer has nothing to find; they are not built here,
+  # so `-L unit` selects unit_thread_tests' tests (and the two script entries of the label).
+  echo "== sanitizers: the threaded unit tests and the integration tests under ThreadSanitizer =="
   tsan_start=$(date +%s)
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTATUS_STORE_SANITIZE=thread \
-    -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
-  cmake --build build-tsan --target unit_tests tls_tests actor_tests integration_tests -j2
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$line_tables" \
+    -DSTATUS_STORE_SANITIZE=thread >/dev/null
+  timed "TSan: build" cmake --build build-tsan --target unit_thread_tests integration_tests -j2
   # The first report ends its test with exit code 66; the suppressions cover third-party code only
   # (tests/sanitizers/tsan.supp, each explained there).
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
-    ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
+    timed "TSan: tests" ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|integration)$' \
+    --no-tests=error --timeout 900
   echo "== ThreadSanitizer: no report, $(( $(date +%s) - tsan_start )) s =="
 fi
 
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== fuzz: record codec and worker configuration, ${FUZZ_SECONDS:-20} s per target (scripts/fuzz.sh) =="
-  fuzz_start=$(date +%s)
-  bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
-  echo "== fuzz: no crash, $(( $(date +%s) - fuzz_start )) s =="
+  echo "== fuzz: record codec, worker configuration and HTTP routing, ${FUZZ_SECONDS:-20} s per target (scripts/fuzz.sh) =="
+  timed "fuzz: build and run" bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 fi
 echo "== all tests passed in $(( $(date +%s) - start )) s =="
