@@ -150,6 +150,9 @@ class store {
   key_history history(const std::string& connector, int32_t task);
   /// The connectors and tasks flapping now (status.flap.*), in key order, each since when.
   std::vector<flapping_key> flapping();
+  /// Per connector with a status: its and its tasks' entries into FAILED since the store started, and
+  /// how many of them flap now (what /metrics and the metrics reporter show), in name order.
+  history_counts counts_by_connector();
 
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }
