@@ -161,10 +161,12 @@ http_response rest_api::reset_connector_topics(const http_route& route, store& s
 }
 
 http_response rest_api::metrics(store& s) const {
-  // The counters, then the per-state series from one pass over the view (bounded by its keys).
+  // The counters, then the per-state series from one pass over the view and the history's per
+  // connector from one more (both bounded by its keys).
   return {200,
           "text/plain; version=0.0.4; charset=utf-8",
-          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()),
+          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()) +
+              prometheus_history_text(s.counts_by_connector()),
           {}};
 }
 
