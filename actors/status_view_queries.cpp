@@ -3,6 +3,7 @@
 #include "actors/status_view_state.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace status_store::view_detail {
 
@@ -55,6 +56,7 @@ std::vector<connector_view> status_view_state::handle_get_all() const {
   std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return views;
 }
+
 key_history status_view_state::handle_history(const std::string& connector) const {
   return history_.history(connector_key(connector));
 }
@@ -64,5 +66,19 @@ key_history status_view_state::handle_task_history(const std::string& connector,
 }
 
 std::vector<flapping_key> status_view_state::handle_flapping() const { return history_.flapping(); }
+
+/// Every connector with a status (or tasks) counted, 0 when nothing happened: a counter that exists
+/// before its first increment lets Prometheus's increase() see that increment.
+history_counts status_view_state::handle_history_counts() const {
+  std::map<std::string, connector_history_counts, std::less<>> by_name;
+  for (const auto& [name, value] : connectors_)
+    by_name.emplace(std::string{name.view()}, connector_history_counts{std::string{name.view()}, 0, 0});
+  for (const auto& [name, tasks] : tasks_) by_name.emplace(name, connector_history_counts{name, 0, 0});
+  history_.add_counts(by_name);
+  history_counts counts;
+  counts.connectors.reserve(by_name.size());
+  for (auto& [name, c] : by_name) counts.connectors.push_back(std::move(c));
+  return counts;
+}
 
 }  // namespace status_store::view_detail

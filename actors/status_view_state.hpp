@@ -64,6 +64,7 @@ class status_view_state {
           return handle_task_history(connector, task);
         },
         [this](get_atom, flapping_atom) { return handle_flapping(); },
+        [this](get_atom, history_atom, all_atom) { return handle_history_counts(); },
         [this](records_atom, std::vector<consumed_record>& records) { handle_records(records); },
         [this](caught_up_atom) { handle_caught_up(); },
         [this](tick_atom) { handle_tick(); },
@@ -80,6 +81,7 @@ class status_view_state {
   key_history handle_history(const std::string& connector) const;
   key_history handle_task_history(const std::string& connector, int32_t task) const;
   std::vector<flapping_key> handle_flapping() const;
+  history_counts handle_history_counts() const;
 
   // -- handlers for peers --
   void handle_records(std::vector<consumed_record>& records);

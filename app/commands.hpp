@@ -78,11 +78,21 @@ int get(const get_options& options);
 
 struct list_options {
   connection_options connection;
-  std::string state;  // --state S: only connectors whose own state or a task's is S (any case); empty = all
+  std::string state;      // --state S: only connectors whose own state or a task's is S (any case); empty = all
+  bool flapping = false;  // --flapping: the flapping connectors and tasks, since when (instead of the statuses)
   bool json = false;
   int timeout_s = 30;
 };
 int list(const list_options& options);
+
+/// A connector's or task's transitions as the replay finds them (docs/operations.md), oldest first.
+struct history_options {
+  connection_options connection;
+  std::vector<std::string> target_args;  // connector NAME | task CONNECTOR ID
+  bool json = false;                     // one JSON document, GET /status-store/v1/…/history's
+  int timeout_s = 30;
+};
+int history(const history_options& options);
 
 /// Replays the topic, then prints every status record read from then on, until SIGINT/SIGTERM.
 struct watch_options {

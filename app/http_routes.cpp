@@ -3,6 +3,8 @@
 #include "app/connector_states.hpp"
 
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <vector>
 
 namespace status_store {
@@ -26,6 +28,36 @@ http_route error(int status, std::string message) {
 // Connect's (Jersey's) bodies for an unknown path and a wrong method.
 http_route not_found() { return error(404, "HTTP 404 Not Found"); }
 http_route not_allowed() { return error(405, "HTTP 405 Method Not Allowed"); }
+
+/// A task id as JAX-RS reads an Integer path parameter: digits only, at most INT32_MAX.
+std::optional<int32_t> task_id(const std::string& id) {
+  int64_t task = 0;
+  if (id.empty() || id.size() > 10 || id.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  for (char c : id) task = task * 10 + (c - '0');
+  if (task > INT32_MAX) return std::nullopt;
+  return static_cast<int32_t>(task);
+}
+
+/// The endpoints under /status-store/v1/: `rest` holds the segments after "status-store", "v1".
+http_route route_own(std::vector<std::string>& rest) {
+  http_route route;
+  const size_t n = rest.size();
+  if (n == 1 && rest[0] == "flapping") {
+    route.endpoint = http_endpoint::flapping;
+  } else if (n == 3 && rest[0] == "connectors" && !rest[1].empty() && rest[2] == "history") {
+    route.endpoint = http_endpoint::connector_history;
+    route.connector = std::move(rest[1]);
+  } else if (n == 5 && rest[0] == "connectors" && !rest[1].empty() && rest[2] == "tasks" && rest[4] == "history") {
+    const auto task = task_id(rest[3]);
+    if (!task) return not_found();
+    route.endpoint = http_endpoint::task_history;
+    route.connector = std::move(rest[1]);
+    route.task = *task;
+  } else {
+    return not_found();
+  }
+  return route;
+}
 
 }  // namespace
 
@@ -143,14 +175,11 @@ http_route route_http_request(std::string_view method, std::string_view target) 
   } else if (n == 5 && segments[0] == "connectors" && !segments[1].empty() && segments[2] == "tasks" &&
              segments[4] == "status") {
     // JAX-RS reads {task} as an Integer: anything else matches no route.
-    const auto& id = segments[3];
-    int64_t task = 0;
-    if (id.empty() || id.size() > 10 || id.find_first_not_of("0123456789") != std::string::npos) return not_found();
-    for (char c : id) task = task * 10 + (c - '0');
-    if (task > INT32_MAX) return not_found();
+    const auto task = task_id(segments[3]);
+    if (!task) return not_found();
     route.endpoint = http_endpoint::task_status;
     route.connector = std::move(segments[1]);
-    route.task = static_cast<int32_t>(task);
+    route.task = *task;
   } else if (n == 3 && segments[0] == "connectors" && !segments[1].empty() &&
              (segments[2] == "status" || segments[2] == "topics")) {
     route.endpoint = segments[2] == "status" ? http_endpoint::connector_status : http_endpoint::connector_topics;
@@ -165,6 +194,11 @@ http_route route_http_request(std::string_view method, std::string_view target) 
     route.endpoint = http_endpoint::health;
   } else if (n == 1 && segments[0] == "healthz") {
     route.endpoint = http_endpoint::healthz;
+  } else if (n >= 3 && segments[0] == "status-store" && segments[1] == "v1") {
+    std::vector<std::string> rest(std::make_move_iterator(segments.begin() + 2),
+                                  std::make_move_iterator(segments.end()));
+    route = route_own(rest);
+    if (route.endpoint == http_endpoint::error) return route;
   } else {
     return not_found();
   }

@@ -22,13 +22,19 @@ enum class http_endpoint {
   metrics,
   health,   // GET /health: Connect's WorkerStatus (KIP-1017), a readiness probe
   healthz,  // GET /healthz: liveness only
+  // Ours, under /status-store/v1/: every Connect path starts with one of its resources (/connectors,
+  // /connector-plugins, /admin, /health, /, ...), none of them "status-store", so these can never take
+  // a request meant for Connect's API (docs/http-service.md).
+  connector_history,  // GET /status-store/v1/connectors/{name}/history
+  task_history,       // GET /status-store/v1/connectors/{name}/tasks/{id}/history
+  flapping,           // GET /status-store/v1/flapping
   error
 };
 
 struct http_route {
   http_endpoint endpoint = http_endpoint::error;
   std::string connector;       // decoded, valid UTF-8; for the endpoints under /connectors/{name}
-  int32_t task = -1;           // for task_status
+  int32_t task = -1;           // for task_status and task_history
   bool expand = false;         // connectors: any ?expand parameter, known or not (Connect's map form)
   bool expand_status = false;  // connectors: ?expand=status among them (each connector's status in the map)
   // connectors: ?state=S, our filter (Connect has none): only connectors whose own state or a task's
@@ -39,7 +45,8 @@ struct http_route {
 };
 
 /// Routes GET (and HEAD) requests for /, /connectors (also ?expand=…), /connectors/{name}/status,
-/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics, /health and /healthz, and PUT
+/// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics, /health and /healthz, our
+/// /status-store/v1/connectors/{name}/history, …/tasks/{id}/history and /status-store/v1/flapping, and PUT
 /// /connectors/{name}/topics/reset. `target` is the request-target as sent (path and optional query,
 /// still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);

@@ -1,6 +1,6 @@
 // status-store: the executable. `demo` shows the whole store working on an embedded mock cluster;
-// `run` is the worker service (REST, Prometheus); put/delete/get/list are operator verbs that work
-// against any cluster; `check-config` validates a worker configuration file.
+// `run` is the worker service (REST, Prometheus); put/delete/get/list/history/watch are operator verbs
+// that work against any cluster; `check-config` validates a worker configuration file.
 #include "actors/kafka/librdkafka_version.hpp"
 #include "app/commands.hpp"
 #include "config/config_error.hpp"
@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version",
                        std::string("status-store ") + STATUS_STORE_VERSION + "\nlibrdkafka " + librdkafka_version());
   std::string log_level;
-  app.add_option("--log-level", log_level,
-                 "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list)");
+  app.add_option(
+      "--log-level", log_level,
+      "trace, debug, info, warn, error or off (default: info; warn for put, delete, get, list, history, watch)");
 
   std::string check_file;
   auto* check = app.add_subcommand("check-config", "Validate a worker configuration and print the effective settings");
@@ -122,8 +123,19 @@ int main(int argc, char** argv) {
   list_cmd->add_option("--state", list.state,
                        "Only connectors whose own state or one of whose tasks' is this one (any case): "
                        "--state FAILED also lists a RUNNING connector with a FAILED task (degraded)");
-  list_cmd->add_flag("--json", list.json, "One JSON object per status and line");
+  list_cmd->add_flag("--flapping", list.flapping,
+                     "Only the flapping connectors and tasks (status.flap.*), each since when, instead of statuses");
+  list_cmd->add_flag("--json", list.json, "One JSON object per status (or flapping key) and line");
   list_cmd->add_option("--timeout", list.timeout_s, "Seconds for start-up")->capture_default_str();
+
+  cli::history_options history;
+  const std::string history_help = "A connector's or task's transitions, oldest first, as far back as the topic holds";
+  auto* history_cmd = app.add_subcommand("history", history_help);
+  add_connection_options(history_cmd, history.connection);
+  const std::string history_target = "connector NAME | task CONNECTOR ID";
+  history_cmd->add_option("TARGET", history.target_args, history_target)->required()->expected(2, 3);
+  history_cmd->add_flag("--json", history.json, "One JSON document (GET /status-store/v1/.../history's)");
+  history_cmd->add_option("--timeout", history.timeout_s, "Seconds for start-up")->capture_default_str();
 
   cli::watch_options watch;
   auto* watch_cmd =
@@ -139,7 +151,8 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? cli::exit_ok : cli::exit_usage;
   }
-  if (log_level.empty()) log_level = (*put_cmd || *delete_cmd || *get_cmd || *list_cmd || *watch_cmd) ? "warn" : "info";
+  if (log_level.empty())
+    log_level = (*put_cmd || *delete_cmd || *get_cmd || *list_cmd || *history_cmd || *watch_cmd) ? "warn" : "info";
   auto level = spdlog::level::from_str(log_level);
   if (level == spdlog::level::off && log_level != "off") {
     std::cerr << "error: --log-level: unknown level '" << log_level << "'\n";
@@ -155,6 +168,7 @@ int main(int argc, char** argv) {
     if (*delete_cmd) return cli::remove(del);
     if (*get_cmd) return cli::get(get);
     if (*list_cmd) return cli::list(list);
+    if (*history_cmd) return cli::history(history);
     if (*watch_cmd) return cli::watch(watch);
   } catch (const config_error& e) {
     std::cerr << "error: " << e.what() << "\n";

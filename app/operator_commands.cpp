@@ -1,10 +1,12 @@
 // Operator verbs that work against any cluster, including a status topic written by Kafka Connect:
-// put, delete, get, list. Each starts a store (which replays the topic, so putSafe and the view see
-// what the topic says), does one thing, and stops it.
+// put, delete, get, list (history and list --flapping: app/history_command.cpp). Each starts a store
+// (which replays the topic, so putSafe and the view see what the topic says), does one thing, and
+// stops it.
 #include "actors/kafka/status_topic_admin.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/connector_states.hpp"
+#include "app/operator_store.hpp"
 #include "app/status_json.hpp"
 #include "app/store/metric_names.hpp"
 #include "app/store/store.hpp"
@@ -20,21 +22,6 @@
 namespace status_store::cli {
 
 namespace {
-
-/// Operator verbs need no topic-creation defaults beyond the worker's; only the time bound differs.
-worker_config operator_config(const connection_options& connection, int timeout_s) {
-  worker_config config = resolve_connection_config(connection, {});
-  config.startup_timeout_ms = static_cast<int64_t>(timeout_s) * 1000;
-  return config;
-}
-
-int32_t parse_task_id(const std::string& text) {
-  int32_t id = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
-  if (ec != std::errc{} || end != text.data() + text.size() || id < 0)
-    throw config_error("TASK", text, "must be a task number (0, 1, ...)");
-  return id;
-}
 
 target parse_target(const std::vector<std::string>& args) {
   if (args.empty())
@@ -58,23 +45,6 @@ status_state parse_state(const std::string& text) {
 
 void print_metrics(const metrics_snapshot& m) {
   for (const auto& s : metric_samples(m)) std::cerr << "  " << s.name << " " << static_cast<int64_t>(s.value) << "\n";
-}
-
-/// The verb's store, started; nullptr after saying why when no broker answered within the timeout.
-/// A write verb then prints its metrics line as on any failed write, with its update counted failed:
-/// it was never sent.
-std::unique_ptr<store> start_store(const worker_config& config, const char* what, bool writes) {
-  try {
-    return std::make_unique<store>(config);
-  } catch (const no_broker_reachable& e) {
-    std::cerr << "error: " << what << " failed: " << e.what() << "\n";
-    if (writes) {
-      metrics_snapshot m;
-      m.counters.accepted = m.counters.failure = 1;
-      print_metrics(m);
-    }
-    return nullptr;
-  }
 }
 
 /// Waits for the update(s) to be resolved and turns the counters into an exit code.
@@ -115,6 +85,35 @@ void print_table(const connector_view& v) {
 }
 
 }  // namespace
+
+// Operator verbs need no topic-creation defaults beyond the worker's; only the time bound differs.
+worker_config operator_config(const connection_options& connection, int timeout_s) {
+  worker_config config = resolve_connection_config(connection, {});
+  config.startup_timeout_ms = static_cast<int64_t>(timeout_s) * 1000;
+  return config;
+}
+
+int32_t parse_task_id(const std::string& text) {
+  int32_t id = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (ec != std::errc{} || end != text.data() + text.size() || id < 0)
+    throw config_error("TASK", text, "must be a task number (0, 1, ...)");
+  return id;
+}
+
+std::unique_ptr<store> start_store(const worker_config& config, const char* what, bool writes) {
+  try {
+    return std::make_unique<store>(config);
+  } catch (const no_broker_reachable& e) {
+    std::cerr << "error: " << what << " failed: " << e.what() << "\n";
+    if (writes) {
+      metrics_snapshot m;
+      m.counters.accepted = m.counters.failure = 1;
+      print_metrics(m);
+    }
+    return nullptr;
+  }
+}
 
 int put(const put_options& o) {
   const target what = parse_target(o.target_args);
@@ -186,6 +185,7 @@ int get(const get_options& o) {
 }
 
 int list(const list_options& o) {
+  if (o.flapping) return list_flapping(o);
   std::optional<status_state> state;
   if (!o.state.empty() && !(state = parse_reported_state(o.state)))
     throw config_error("--state", o.state, "must be one of " + std::string{reported_state_names} + " (any case)");

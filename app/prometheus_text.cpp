@@ -111,4 +111,21 @@ std::string prometheus_state_text(const std::vector<connector_view>& views) {
   return out;
 }
 
+std::string prometheus_history_text(const history_counts& counts) {
+  const auto samples = history_samples(counts);  // family by family, each in the connectors' order
+  std::string out;
+  for (const labelled_metric* m : {&history_metric_failed, &history_metric_flapping}) {
+    family_header(out, *m);
+    for (const auto& s : samples) {
+      if (s.name != m->name) continue;
+      out += prometheus_name(s.name) + "{";
+      for (size_t i = 0; i < s.labels.size(); ++i)
+        out +=
+            (i ? "," : "") + std::string{s.labels[i].first} + "=\"" + prometheus_label_value(s.labels[i].second) + "\"";
+      out += "} " + std::to_string(static_cast<uint64_t>(s.value)) + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace status_store

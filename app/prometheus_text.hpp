@@ -22,4 +22,8 @@ std::string prometheus_label_value(std::string_view text);
 /// present (0 when none), `degraded` among the connectors'.
 std::string prometheus_state_text(const std::vector<connector_view>& views);
 
+/// The history's labelled families (history_samples): each connector's FAILED entries as a counter,
+/// then its flapping keys as a gauge, one series per connector of `counts`.
+std::string prometheus_history_text(const history_counts& counts);
+
 }  // namespace status_store

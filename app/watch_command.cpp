@@ -1,9 +1,12 @@
 // `status-store watch`: replays the status topic to its end, then prints every status record as it is
 // read — a change of state, a new worker or generation, a deletion — one line each (or one JSON object
 // per line), until SIGINT or SIGTERM. Read-only: no producer, no consumer group, no committed offset.
+// A record that makes its connector or task start or stop flapping is marked, and a key that stops
+// flapping because it stayed stable for the window gets a line of its own (app/flap_marks.hpp).
 #include "actors/kafka/topic_consumer.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
+#include "app/flap_marks.hpp"
 #include "app/stop_signals.hpp"
 #include "config/client_settings.hpp"
 #include "config/logging.hpp"
@@ -40,7 +43,12 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 /// What a record says: a deletion, a topic status or a connector/task status.
 using record_content = std::variant<std::monostate, topic_status, status_value>;
 
-std::string json_line(const consumed_record& r, const parsed_key& key, const record_content& content) {
+const char* mark_name(flap_rule::change mark) {
+  return mark == flap_rule::change::started ? "started" : mark == flap_rule::change::stopped ? "stopped" : nullptr;
+}
+
+std::string json_line(const consumed_record& r, const parsed_key& key, const record_content& content,
+                      flap_rule::change mark) {
   json j{{"key", r.key}, {"type", kind_name(key.kind)}, {"connector", key.connector}};
   if (key.kind == key_kind::task) j["task"] = key.task;
   if (key.kind == key_kind::topic) j["topic"] = key.topic;
@@ -57,12 +65,13 @@ std::string json_line(const consumed_record& r, const parsed_key& key, const rec
     j["generation"] = v.generation;
     j["version"] = v.version ? json(*v.version) : json(nullptr);
   }
+  if (const char* m = mark_name(mark)) j["flapping"] = m;
   j["partition"] = r.partition;
   j["offset"] = r.offset;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string text_line(const parsed_key& key, const record_content& content) {
+std::string text_line(const parsed_key& key, const record_content& content, flap_rule::change mark) {
   std::string text = std::string{kind_name(key.kind)} + " " + key.connector;
   if (key.kind == key_kind::task) text += "-" + std::to_string(key.task);
   if (key.kind == key_kind::topic) text += " topic " + key.topic;
@@ -76,23 +85,57 @@ std::string text_line(const parsed_key& key, const record_content& content) {
             std::to_string(v.generation);
     if (v.trace && !v.trace->empty()) text += " trace: " + first_line(*v.trace);
   }
+  if (mark == flap_rule::change::started) text += "  [starts flapping]";
+  if (mark == flap_rule::change::stopped) text += "  [stops flapping]";
   return text;
 }
 
-/// One printed line for a record, in the requested form only, or nothing for a malformed one
-/// (logged instead).
-std::optional<std::string> describe(const consumed_record& r, const parsed_key& key, bool as_json) {
-  record_content content;
-  if (!r.tombstone && key.kind == key_kind::topic) {
+/// What a record says, or nothing for a malformed one.
+std::optional<record_content> content_of(const consumed_record& r, const parsed_key& key) {
+  if (r.tombstone) return record_content{};
+  if (key.kind == key_kind::topic) {
     auto value = decode_topic_value(r.value);
     if (std::holds_alternative<decode_error>(value)) return std::nullopt;
-    content = std::get<topic_status>(std::move(value));
-  } else if (!r.tombstone) {
-    auto value = decode_status_value(r.value);
-    if (std::holds_alternative<decode_error>(value)) return std::nullopt;
-    content = std::get<status_value>(std::move(value));
+    return record_content{std::get<topic_status>(std::move(value))};
   }
-  return as_json ? json_line(r, key, content) : text_line(key, content);
+  auto value = decode_status_value(r.value);
+  if (std::holds_alternative<decode_error>(value)) return std::nullopt;
+  return record_content{std::get<status_value>(std::move(value))};
+}
+
+int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Feeds a connector's or task's record to the flap rule, timed as the view times it: by the record's
+/// timestamp, or the wall clock when it has none.
+flap_rule::change observe(flap_marks& marks, const consumed_record& r, const parsed_key& key,
+                          const record_content& content) {
+  if (key.kind == key_kind::topic) return flap_rule::change::none;
+  if (std::holds_alternative<std::monostate>(content)) {
+    marks.tombstone(key, r.key);
+    return flap_rule::change::none;
+  }
+  return marks.status(key, r.key, std::get<status_value>(content), r.timestamp_ms >= 0 ? r.timestamp_ms : wall_ms());
+}
+
+/// The line for a key that stopped flapping on time alone, stable for the window since its last
+/// unstable transition.
+std::string recovered_line(const std::string& record_key, int64_t window_ms, bool as_json) {
+  const auto parsed = parse_key(record_key);
+  const auto* key = std::get_if<parsed_key>(&parsed);
+  if (!key) return record_key + " stops flapping";  // never: only parsed keys are fed to the rule
+  if (as_json) {
+    json j{{"key", record_key}, {"type", kind_name(key->kind)}, {"connector", key->connector}};
+    if (key->kind == key_kind::task) j["task"] = key->task;
+    j["flapping"] = "stopped";
+    j["stable_for_ms"] = window_ms;
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  std::string text = std::string{kind_name(key->kind)} + " " + key->connector;
+  if (key->kind == key_kind::task) text += "-" + std::to_string(key->task);
+  return text + " stops flapping: stable for " + std::to_string(window_ms) + " ms";
 }
 
 }  // namespace
@@ -115,6 +158,7 @@ int watch(const watch_options& options) {
             << "SIGINT or SIGTERM stops\n";
   uint64_t replayed = 0, printed = 0, malformed = 0;
   bool announced = false;
+  flap_marks marks{{static_cast<uint32_t>(config.flap_threshold), config.flap_window_ms}};
   std::vector<consumed_record> batch;
   while (!signals.received()) {
     batch.clear();
@@ -126,8 +170,11 @@ int watch(const watch_options& options) {
       std::optional<std::string> line;
       if (auto* k = std::get_if<parsed_key>(&key)) {
         if (!options.connector.empty() && k->connector != options.connector) continue;
-        if (!live) continue;  // the replay builds no output: only what changes from now on
-        line = describe(r, *k, options.json);
+        const auto content = content_of(r, *k);
+        // The replay builds no output, only the flap state: what changes from now on is printed.
+        const auto mark = content ? observe(marks, r, *k, *content) : flap_rule::change::none;
+        if (!live) continue;
+        if (content) line = options.json ? json_line(r, *k, *content, mark) : text_line(*k, *content, mark);
       }
       if (!line) {
         ++malformed;
@@ -138,9 +185,16 @@ int watch(const watch_options& options) {
       std::cout << *line << std::endl;  // one line at a time, also into a pipe
       ++printed;
     }
+    for (const auto& key : marks.take_recovered(wall_ms())) {
+      if (!announced) continue;  // recovered during the replay: it never showed as flapping
+      std::cout << recovered_line(key, config.flap_window_ms, options.json) << std::endl;
+      ++printed;
+    }
     if (!announced && consumer->caught_up()) {
       announced = true;
-      std::cerr << "replayed " << replayed << " record(s); watching\n";
+      std::cerr << "replayed " << replayed << " record(s); watching";
+      if (marks.flapping_count() > 0) std::cerr << " (" << marks.flapping_count() << " connector(s)/task(s) flapping)";
+      std::cerr << "\n";
     }
   }
   std::cerr << "stopped by " << signal_name(signals.received()) << ": " << printed << " change(s) printed, "

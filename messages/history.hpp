@@ -1,6 +1,7 @@
 #pragma once
 // What the status view answers about the past: a key's transitions (actors/policy/status_history.hpp
-// keeps them) and the keys that flap (actors/policy/flap_rule.hpp), with their inspect functions.
+// keeps them), the keys that flap (actors/policy/flap_rule.hpp) and the counts the metrics show, with
+// their inspect functions.
 #include "messages/status.hpp"
 
 #include "caf/meta/type_name.hpp"
@@ -40,6 +41,21 @@ struct flapping_key {
   friend bool operator==(const flapping_key&, const flapping_key&) = default;
 };
 
+/// What the metrics count from the history for one connector (docs/metrics.md).
+struct connector_history_counts {
+  std::string connector;
+  uint64_t failed_transitions = 0;  // entries into FAILED of the connector and its tasks since the store started
+  uint32_t flapping_keys = 0;       // of the connector and its tasks, how many flap now
+  friend bool operator==(const connector_history_counts&, const connector_history_counts&) = default;
+};
+
+/// The counts for every connector the view holds a status of, or a count for, in name order: one
+/// answer, so a scrape sees the counter and the gauge of the same moment.
+struct history_counts {
+  std::vector<connector_history_counts> connectors;
+  friend bool operator==(const history_counts&, const history_counts&) = default;
+};
+
 // status_state travels as its underlying byte.
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, status_transition& x) {
@@ -53,6 +69,14 @@ typename Inspector::result_type inspect(Inspector& f, key_history& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, flapping_key& x) {
   return f(caf::meta::type_name("flapping_key"), x.connector, x.is_task, x.task, x.since_ms);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, connector_history_counts& x) {
+  return f(caf::meta::type_name("connector_history_counts"), x.connector, x.failed_transitions, x.flapping_keys);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, history_counts& x) {
+  return f(caf::meta::type_name("history_counts"), x.connectors);
 }
 
 }  // namespace status_store

@@ -46,6 +46,7 @@
 // | facade / worker | status view     | get, history, string → key_history        | a connector's transitions, oldest first   |
 // | facade / worker | status view     | get, history, string, int32 → key_history | a task's transitions, oldest first        |
 // | facade / worker | status view     | get, flapping → vector<flapping_key>      | the flapping connectors and tasks, since  |
+// | facade / worker | status view     | get, history, all → history_counts        | FAILED entries and flapping per connector |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
 // | status view     | itself          | tick                                      | log held-back lines; end stable flapping  |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
@@ -241,7 +242,8 @@ using status_view_actor = caf::typed_actor<
     caf::replies_to<get_atom, all_atom>::with<std::vector<connector_view>>,            // every connector with a status
     caf::replies_to<get_atom, history_atom, std::string>::with<key_history>,           // a connector's transitions
     caf::replies_to<get_atom, history_atom, std::string, int32_t>::with<key_history>,  // a task's transitions
-    caf::replies_to<get_atom, flapping_atom>::with<std::vector<flapping_key>>>;        // the flapping keys
+    caf::replies_to<get_atom, flapping_atom>::with<std::vector<flapping_key>>,         // the flapping keys
+    caf::replies_to<get_atom, history_atom, all_atom>::with<history_counts>>;  // per connector: the metrics' counts
 
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.

@@ -54,4 +54,14 @@ uint64_t history_keeper::failed_transitions(std::string_view connector) const {
   return it == failed_.end() ? 0 : it->second;
 }
 
+void history_keeper::add_counts(std::map<std::string, connector_history_counts, std::less<>>& counts) const {
+  const auto of = [&counts](const std::string& connector) -> connector_history_counts& {
+    auto it = counts.find(connector);
+    if (it == counts.end()) it = counts.emplace(connector, connector_history_counts{connector, 0, 0}).first;
+    return it->second;
+  };
+  for (const auto& [connector, n] : failed_) of(connector).failed_transitions = n;
+  for (const auto& [key, f] : flapping_since_) ++of(f.connector).flapping_keys;
+}
+
 }  // namespace status_store

@@ -47,6 +47,9 @@ class history_keeper {
   std::vector<flapping_key> flapping() const;
   /// Transitions into FAILED of the connector and its tasks since start (0 when none).
   uint64_t failed_transitions(std::string_view connector) const;
+  /// Adds to `counts` (by connector) each connector's FAILED count and flapping keys; a connector
+  /// with neither is left as `counts` has it.
+  void add_counts(std::map<std::string, connector_history_counts, std::less<>>& counts) const;
 
  private:
   status_history history_;

@@ -1,6 +1,7 @@
 #include "app/rest/rest_api.hpp"
 
 #include "app/connector_states.hpp"
+#include "app/history_format.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 #include "app/store/store.hpp"
@@ -77,6 +78,12 @@ http_response rest_api::serve(const http_route& route, store* s) const {
       return reset_connector_topics(route, *s);
     case http_endpoint::metrics:
       return metrics(*s);
+    case http_endpoint::connector_history:
+      return connector_history(route, *s);
+    case http_endpoint::task_history:
+      return task_history(route, *s);
+    case http_endpoint::flapping:
+      return flapping(*s);
     default:
       return error_reply(404, "HTTP 404 Not Found");
   }
@@ -161,11 +168,33 @@ http_response rest_api::reset_connector_topics(const http_route& route, store& s
 }
 
 http_response rest_api::metrics(store& s) const {
-  // The counters, then the per-state series from one pass over the view (bounded by its keys).
+  // The counters, then the per-state series from one pass over the view and the history's per
+  // connector from one more (both bounded by its keys).
   return {200,
           "text/plain; version=0.0.4; charset=utf-8",
-          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()),
+          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()) +
+              prometheus_history_text(s.counts_by_connector()),
           {}};
+}
+
+// Ours. A connector or task is unknown, Connect's 404, when the view holds neither a status of its own
+// nor a transition of it (with status.history.max.transitions=0 a known one answers an empty list).
+http_response rest_api::connector_history(const http_route& route, store& s) const {
+  const key_history h = s.history(route.connector);
+  if (h.transitions.empty() && !s.describe(route.connector).found)
+    return error_reply(404, "No status found for connector " + route.connector);
+  return json_reply(200, history_json({route.connector, std::nullopt}, h));
+}
+
+http_response rest_api::task_history(const http_route& route, store& s) const {
+  const key_history h = s.history(route.connector, route.task);
+  if (h.transitions.empty() && !s.get(route.connector, route.task))
+    return error_reply(404, "No status found for task " + route.connector + "-" + std::to_string(route.task));
+  return json_reply(200, history_json({route.connector, route.task}, h));
+}
+
+http_response rest_api::flapping(store& s) const {
+  return json_reply(200, flapping_json(s.flapping(), config_.flap_threshold, config_.flap_window_ms));
 }
 
 }  // namespace status_store

@@ -1,6 +1,7 @@
 #pragma once
 // The endpoints of `status-store run`: Connect's REST API where Connect has the endpoint (same paths,
-// bodies and codes), and /metrics and /healthz of our own. Each request is routed by
+// bodies and codes), and /metrics, /healthz and the history and flapping under /status-store/v1/ of
+// our own. Each request is routed by
 // route_http_request (app/http_routes.hpp), checked by the request gate (Basic auth, CORS), then
 // answered by one member function per endpoint. Until attach() the store is still replaying its
 // topic: /health says "starting" and the other endpoints answer 503. See docs/http-service.md.
@@ -53,6 +54,10 @@ class rest_api {
   http_response connector_topics(const http_route& route, store& s) const;
   http_response reset_connector_topics(const http_route& route, store& s) const;
   http_response metrics(store& s) const;
+  // ours, under /status-store/v1/
+  http_response connector_history(const http_route& route, store& s) const;
+  http_response task_history(const http_route& route, store& s) const;
+  http_response flapping(store& s) const;
 
   const worker_config& config_;
   request_gate gate_;

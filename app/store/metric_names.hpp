@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -62,15 +63,43 @@ struct labelled_metric {
   std::string_view help;
 };
 
-/// The per-state families, in the order /metrics prints them. Still to come from the view's history
-/// (#22): a per-connector counter of transitions into FAILED and the flapping count; they belong here.
+/// The labelled families, in the order /metrics prints them: the per-state ones from the view's
+/// current statuses, then the history's per connector (status_view's counts, messages/history.hpp).
 // clang-format off
 inline constexpr labelled_metric state_metric_connector{"status-connector-status", "gauge", "connector,state", "1 for each connector with a status, its state (lower case) as a label"};
 inline constexpr labelled_metric state_metric_task{"status-task-status", "gauge", "connector,task,state", "1 for each task with a status (of a connector with one), its state (lower case) as a label"};
 inline constexpr labelled_metric state_metric_connectors{"status-connectors", "gauge", "state", "Connectors by their own state; degraded: RUNNING with a FAILED task (also counted as running)"};
 inline constexpr labelled_metric state_metric_tasks{"status-tasks", "gauge", "state", "Tasks by state"};
-inline constexpr std::array<labelled_metric, 4> labelled_metrics{state_metric_connector, state_metric_task,
-                                                                 state_metric_connectors, state_metric_tasks};
+inline constexpr labelled_metric history_metric_failed{"status-connector-failed-transitions-total", "counter", "connector", "Entries into FAILED of the connector and its tasks read since the store started (replayed records included; a repeated FAILED is not counted)"};
+inline constexpr labelled_metric history_metric_flapping{"status-flapping-keys", "gauge", "connector", "The connector and those of its tasks that are flapping now (status.flap.threshold unstable transitions within status.flap.window.ms)"};
+inline constexpr std::array<labelled_metric, 6> labelled_metrics{state_metric_connector, state_metric_task,
+                                                                 state_metric_connectors, state_metric_tasks,
+                                                                 history_metric_failed, history_metric_flapping};
 // clang-format on
+
+/// One series of a labelled family, as the metrics reporter hands it on: the family's name, kind and
+/// help, the label values in the family's order, and the value.
+struct labelled_sample {
+  std::string_view name;
+  std::string_view kind;
+  std::string_view help;
+  std::vector<std::pair<std::string_view, std::string>> labels;  // label name, value
+  double value;
+};
+
+/// The history's families for `counts`: the FAILED counter of every connector, then the flapping
+/// gauge of every connector (0 included, so a series exists before it first changes).
+inline std::vector<labelled_sample> history_samples(const history_counts& counts) {
+  std::vector<labelled_sample> samples;
+  samples.reserve(2 * counts.connectors.size());
+  for (const labelled_metric* m : {&history_metric_failed, &history_metric_flapping})
+    for (const auto& c : counts.connectors)
+      samples.push_back({m->name,
+                         m->kind,
+                         m->help,
+                         {{"connector", c.connector}},
+                         static_cast<double>(m == &history_metric_failed ? c.failed_transitions : c.flapping_keys)});
+  return samples;
+}
 
 }  // namespace status_store

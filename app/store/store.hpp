@@ -57,6 +57,9 @@ struct metrics_report {
   std::map<std::string, std::string> tags;  // "topic": the status topic, "client-id": its clients' id
   std::vector<metric_sample> metrics;
   bool final = false;  // the last report, made by stop() after the drain
+  // The history's per-connector families (history_samples): each connector's FAILED entries and its
+  // flapping keys, from the status view at the same moment; empty if the view did not answer.
+  std::vector<labelled_sample> labelled;
 };
 /// Called on a thread of the store's own: it should hand the values on and return.
 using metrics_reporter = std::function<void(const metrics_report&)>;
@@ -150,6 +153,9 @@ class store {
   key_history history(const std::string& connector, int32_t task);
   /// The connectors and tasks flapping now (status.flap.*), in key order, each since when.
   std::vector<flapping_key> flapping();
+  /// Per connector with a status: its and its tasks' entries into FAILED since the store started, and
+  /// how many of them flap now (what /metrics and the metrics reporter show), in name order.
+  history_counts counts_by_connector();
 
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }

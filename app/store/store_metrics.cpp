@@ -22,10 +22,17 @@ void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final)
   if (!reporter_) return;
   try {
     if (!snapshot) snapshot = metrics();
-    reporter_(metrics_report{metric_group,
-                             {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
-                             metric_samples(*snapshot),
-                             final});
+    metrics_report report{metric_group,
+                          {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
+                          metric_samples(*snapshot),
+                          final,
+                          {}};
+    try {  // the view answers apart from the metrics actor: without it, the rest is still reported
+      report.labelled = history_samples(counts_by_connector());
+    } catch (const std::exception& e) {
+      component_logger("store")->warn("metrics report without the per-connector history counts: {}", e.what());
+    }
+    reporter_(report);
   } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor
     component_logger("store")->warn("metrics report skipped: {}", e.what());
   }

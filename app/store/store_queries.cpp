@@ -62,4 +62,10 @@ std::vector<flapping_key> store::flapping() {
                                                      "flapping query", get_atom::value, flapping_atom::value);
 }
 
+history_counts store::counts_by_connector() {
+  return request_or_throw<history_counts>(*system_, current(view_), request_timeout(query_timeout_),
+                                          "history counts query", get_atom::value, history_atom::value,
+                                          all_atom::value);
+}
+
 }  // namespace status_store

@@ -123,4 +123,21 @@ CAF_TEST(a tombstone of a flapping key ends its flapping) {
   CAF_CHECK(flapping().empty());
 }
 
+CAF_TEST(the counts name every connector with a status with its FAILED entries and flapping keys) {
+  view_history.flap = {2, 10'000};
+  start();
+  const int64_t t0 = now_ms();
+  read_at(encode_connector_record(connector_status{"conn", {status_state::running, std::nullopt, "w1", 1}}), t0);
+  read_at(encode_connector_record(connector_status{"calm", {status_state::running, std::nullopt, "w1", 1}}), t0);
+  read_at(task_record(status_state::failed), t0 + 1);
+  read_at(task_record(status_state::running), t0 + 2);
+  read_at(task_record(status_state::failed), t0 + 3);
+  read_at(task_record(status_state::failed), t0 + 4);  // a repeat: not counted
+  const auto counts = ask<history_counts>(get_atom::value, history_atom::value, all_atom::value);
+  CAF_CHECK(counts == (history_counts{{{"calm", 0, 0}, {"conn", 2, 1}}}));
+  read_back("status-connector-conn", std::nullopt);  // its tombstone: its series go
+  const auto after = ask<history_counts>(get_atom::value, history_atom::value, all_atom::value);
+  CAF_CHECK(after == (history_counts{{{"calm", 0, 0}}}));
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

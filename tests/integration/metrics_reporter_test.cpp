@@ -50,8 +50,9 @@ TEST(MetricsReporterOnMockCluster, ReportsEveryMetricAtItsIntervalAndTheFinalVal
   store s{integration::mock_config("it-metrics-reporter"), store_options{.jitter_seed = 1}};
   collected got;
   s.set_metrics_reporter([&](const metrics_report& r) { got.add(r); }, 50ms);
-  for (int i = 0; i < 10; ++i)
-    s.put(connector_status{"conn-" + std::to_string(i), status_value{status_state::running, std::nullopt, "w", 1}});
+  for (int i = 0; i < 10; ++i)  // conn-0 FAILED: its history counter is 1
+    s.put(connector_status{"conn-" + std::to_string(i),
+                           status_value{i == 0 ? status_state::failed : status_state::running, std::nullopt, "w", 1}});
   ASSERT_TRUE(s.flush(30s));
   // Idle once the view has read the 10 records back (slow under the sanitizers); then several
   // reports of the same values.
@@ -81,6 +82,24 @@ TEST(MetricsReporterOnMockCluster, ReportsEveryMetricAtItsIntervalAndTheFinalVal
         << expected[i].name << " is not served by /metrics";
   }
   EXPECT_EQ(value_of(last, "status-update-success-total"), 10);
+  // The history's per-connector series: the same as /metrics serves, a counter and a gauge each.
+  const auto counts = s.counts_by_connector();
+  const auto expected_labelled = history_samples(counts);
+  ASSERT_EQ(last.labelled.size(), 20u);
+  ASSERT_EQ(expected_labelled.size(), 20u);
+  const std::string history_text = prometheus_history_text(counts);
+  for (size_t i = 0; i < expected_labelled.size(); ++i) {
+    const auto& got_sample = last.labelled[i];
+    EXPECT_EQ(got_sample.name, expected_labelled[i].name);
+    EXPECT_EQ(got_sample.labels, expected_labelled[i].labels);
+    EXPECT_EQ(got_sample.value, expected_labelled[i].value) << got_sample.name << " " << got_sample.labels[0].second;
+    EXPECT_NE(
+        history_text.find(prometheus_stem(got_sample.name) + "{connector=\"" + got_sample.labels[0].second + "\"}"),
+        std::string::npos);
+  }
+  EXPECT_EQ(last.labelled[0].name, "status-connector-failed-transitions-total");
+  EXPECT_EQ(last.labelled[0].labels[0].second, "conn-0");
+  EXPECT_EQ(last.labelled[0].value, 1);
 
   s.put(connector_status{"late", status_value{status_state::failed, "boom", "w", 1}});
   s.stop();
@@ -90,6 +109,9 @@ TEST(MetricsReporterOnMockCluster, ReportsEveryMetricAtItsIntervalAndTheFinalVal
   EXPECT_TRUE(final_report.final);
   EXPECT_EQ(value_of(final_report, "status-update-success-total"), 11);  // the drain is included
   EXPECT_EQ(value_of(final_report, "status-update-pending"), 0);
+  // The view still answers at the drain: the final report has the history's series too ("late" among
+  // them once the view has read it back).
+  EXPECT_GE(final_report.labelled.size(), 20u);
   std::this_thread::sleep_for(200ms);
   EXPECT_EQ(got.all().size(), after.size()) << "no report after stop";
 }

@@ -48,3 +48,20 @@ TEST(HistoryKeeper, ErasingAKeyForgetsItsHistoryAndFlapping) {
   EXPECT_TRUE(k.history("status-task-c-0").transitions.empty());
   EXPECT_FALSE(k.history("status-task-c-0").any_kept);
 }
+
+TEST(HistoryKeeper, AddsEachConnectorsFailedCountAndFlappingKeysToTheCounts) {
+  history_keeper k{{16, 100}, {1, 1000}};
+  k.applied(task0, std::nullopt, value(status_state::failed), 100, false);
+  k.applied(connector, std::nullopt, value(status_state::failed), 110, false);
+  k.applied({"status-task-d-3", "d", 3}, std::nullopt, value(status_state::running), 120, false);
+  std::map<std::string, connector_history_counts, std::less<>> counts;
+  counts.emplace("quiet", connector_history_counts{"quiet", 0, 0});
+  k.add_counts(counts);
+  ASSERT_EQ(counts.size(), 2u);  // "d" neither failed nor flaps: added only by whoever knows its status
+  EXPECT_EQ(counts.at("c"), (connector_history_counts{"c", 2, 2}));
+  EXPECT_EQ(counts.at("quiet"), (connector_history_counts{"quiet", 0, 0}));
+  k.take_recovered(1110);
+  counts.clear();
+  k.add_counts(counts);
+  EXPECT_EQ(counts.at("c"), (connector_history_counts{"c", 2, 0}));  // recovered, still counted
+}

@@ -158,3 +158,30 @@ TEST(HttpRoutes, TopicsResetIsAPutAndNothingElse) {
   EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/topics/reset/x").status, 404);
   EXPECT_EQ(route_http_request("PUT", "/connectors/my-src/topics/reset/x").message, "HTTP 404 Not Found");
 }
+
+TEST(HttpRoutes, OurHistoryAndFlappingEndpointsLiveUnderTheirOwnPrefix) {
+  const auto connector = route_http_request("GET", "/status-store/v1/connectors/caf%C3%A9%2Fx/history");
+  EXPECT_EQ(connector.endpoint, http_endpoint::connector_history);
+  EXPECT_EQ(connector.connector, "café/x");
+  const auto task = route_http_request("HEAD", "/status-store/v1/connectors/my-src/tasks/2147483647/history");
+  EXPECT_EQ(task.endpoint, http_endpoint::task_history);
+  EXPECT_EQ(task.connector, "my-src");
+  EXPECT_EQ(task.task, 2147483647);
+  EXPECT_EQ(route_http_request("GET", "/status-store/v1/flapping?x=1").endpoint, http_endpoint::flapping);
+  // As Connect's task routes: a task id that is not an Integer matches nothing.
+  for (const char* target :
+       {"/status-store/v1/connectors/a/tasks/x/history", "/status-store/v1/connectors/a/tasks/-1/history",
+        "/status-store/v1/connectors/a/tasks/2147483648/history", "/status-store/v1/connectors//history",
+        "/status-store/v1/connectors/a/history/x", "/status-store/v1/flapping/x", "/status-store/v1",
+        "/status-store/v1/", "/status-store/v2/flapping", "/status-store/flapping", "/connectors/a/history",
+        "/flapping"}) {
+    const auto r = route_http_request("GET", target);
+    EXPECT_EQ(r.endpoint, http_endpoint::error) << target;
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_EQ(r.message, "HTTP 404 Not Found") << target;
+  }
+  EXPECT_EQ(route_http_request("POST", "/status-store/v1/flapping").status, 405);
+  EXPECT_EQ(route_http_request("DELETE", "/status-store/v1/connectors/a/history").status, 405);
+  EXPECT_EQ(route_http_request("GET", "/status-store/v1/connectors/%FF/history").status, 400);
+  EXPECT_FALSE(is_probe_request("GET", "/status-store/v1/flapping"));
+}

@@ -1,7 +1,9 @@
 // The per-state series of GET /metrics (app/prometheus_text.hpp) and the predicates they share with
-// GET /connectors?state= and `list --state` (app/connector_states.hpp).
+// GET /connectors?state= and `list --state` (app/connector_states.hpp); the history's per-connector
+// counter and gauge, as /metrics and the metrics reporter show them.
 #include "app/connector_states.hpp"
 #include "app/prometheus_text.hpp"
+#include "app/store/metric_names.hpp"
 
 #include <gtest/gtest.h>
 
@@ -99,4 +101,42 @@ TEST(PrometheusStateText, LabelValuesAreUtf8WhateverTheKeysBytes) {
             "a\xEF\xBF\xBD"
             "b\xEF\xBF\xBD");
   EXPECT_EQ(prometheus_label_value("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+}
+
+TEST(PrometheusHistoryText, AFailedCounterAndAFlappingGaugePerConnectorZerosIncluded) {
+  const history_counts counts{{{"a", 3, 1}, {"quiet", 0, 0}}};
+  const auto text = prometheus_history_text(counts);
+  EXPECT_TRUE(has_line(text, "# TYPE status_connector_failed_transitions_total counter")) << text;
+  EXPECT_TRUE(has_line(text, "# TYPE status_flapping_keys gauge")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connector_failed_transitions_total{connector="a"} 3)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_connector_failed_transitions_total{connector="quiet"} 0)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_flapping_keys{connector="a"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_flapping_keys{connector="quiet"} 0)")) << text;
+  // Each family's series follow its own HELP and TYPE lines.
+  EXPECT_LT(text.find("status_connector_failed_transitions_total{connector=\"quiet\"}"),
+            text.find("# HELP status_flapping_keys"));
+}
+
+TEST(PrometheusHistoryText, NoConnectorNoSeriesButTheFamiliesAreDeclaredAndNamesEscaped) {
+  const auto empty = prometheus_history_text({});
+  EXPECT_EQ(empty.find("{"), std::string::npos) << empty;
+  EXPECT_TRUE(has_line(empty, "# TYPE status_flapping_keys gauge")) << empty;
+  const auto text = prometheus_history_text({{{"x\"\n\\", 1, 0}}});
+  EXPECT_TRUE(has_line(text, R"(status_connector_failed_transitions_total{connector="x\"\n\\"} 1)")) << text;
+}
+
+TEST(HistorySamples, TheReportersSeriesAreTheFamiliesOfTheTableWithTheConnectorAsTheirLabel) {
+  const auto samples = history_samples({{{"a", 2, 1}, {"b", 0, 0}}});
+  ASSERT_EQ(samples.size(), 4u);
+  EXPECT_EQ(samples[0].name, "status-connector-failed-transitions-total");
+  EXPECT_EQ(samples[0].kind, "counter");
+  ASSERT_EQ(samples[0].labels.size(), 1u);
+  EXPECT_EQ(samples[0].labels[0].first, "connector");
+  EXPECT_EQ(samples[0].labels[0].second, "a");
+  EXPECT_EQ(samples[0].value, 2);
+  EXPECT_EQ(samples[1].labels[0].second, "b");
+  EXPECT_EQ(samples[2].name, "status-flapping-keys");
+  EXPECT_EQ(samples[2].kind, "gauge");
+  EXPECT_EQ(samples[2].value, 1);
+  EXPECT_EQ(samples[3].value, 0);
 }

@@ -99,5 +99,5 @@ TEST(PublicHandle, PeersHoldOnlyWhatTheySend) {
   EXPECT_EQ(caf::detail::tl_size<delivery_sink_actor::signatures>::value, 2u);
   EXPECT_EQ(caf::detail::tl_size<retry_sink_actor::signatures>::value, 1u);
   EXPECT_EQ(caf::detail::tl_size<observation_sink_actor::signatures>::value, 1u);
-  EXPECT_EQ(caf::detail::tl_size<status_view_actor::signatures>::value, 8u);  // with history and flapping
+  EXPECT_EQ(caf::detail::tl_size<status_view_actor::signatures>::value, 9u);  // with history, flapping, counts
 }

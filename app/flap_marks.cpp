@@ -1,0 +1,40 @@
+#include "app/flap_marks.hpp"
+
+namespace status_store {
+
+flap_rule::change flap_marks::status(const parsed_key& key, std::string_view record_key, const status_value& value,
+                                     int64_t at_ms) {
+  auto it = last_.find(record_key);
+  std::optional<status_state> previous;
+  if (it != last_.end()) {
+    // As the view: a task's UNASSIGNED of no newer generation than its RUNNING is stale, not applied.
+    if (key.kind == key_kind::task && value.state == status_state::unassigned &&
+        it->second.state == status_state::running && it->second.generation >= value.generation)
+      return flap_rule::change::none;
+    previous = it->second.state;
+    it->second = last_status{value.state, value.generation};
+  } else {
+    last_.emplace(std::string{record_key}, last_status{value.state, value.generation});
+    if (key.kind == key_kind::task) tasks_[key.connector][key.task] = std::string{record_key};
+  }
+  return rule_.observe(record_key, previous, value.state, at_ms);
+}
+
+void flap_marks::tombstone(const parsed_key& key, std::string_view record_key) {
+  const auto forget = [this](std::string_view k) {
+    rule_.forget(k);
+    if (const auto it = last_.find(k); it != last_.end()) last_.erase(it);
+  };
+  forget(record_key);
+  const auto tasks = tasks_.find(key.connector);
+  if (tasks == tasks_.end()) return;
+  if (key.kind == key_kind::task) {
+    tasks->second.erase(key.task);
+  } else {
+    for (const auto& [id, task_record_key] : tasks->second) forget(task_record_key);
+    tasks->second.clear();
+  }
+  if (tasks->second.empty()) tasks_.erase(tasks);
+}
+
+}  // namespace status_store
