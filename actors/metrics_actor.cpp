@@ -23,6 +23,7 @@ class metrics_state {
     return {
         [this](publish_atom, const write_side_report& report) { handle_write_side(report); },
         [this](publish_atom, const view_counters& counters) { handle_read_side(counters); },
+        [this](publish_atom, const alert_counters& counters) { alerts_ = counters; },
         [this](get_atom) { return handle_get(); },
     };
   }
@@ -43,13 +44,14 @@ class metrics_state {
   // gauges (latency quantiles, oldest unacknowledged age) are computed here.
   store_counters write_side_;      // from the coalescer
   view_counters read_side_;        // from the status view
+  alert_counters alerts_;          // from the alert sender, if there is one
   latency_histogram ack_latency_;  // every put-to-acknowledgement latency the coalescer reported
 };
 
 using self_ptr = metrics_state::self_ptr;
 
 metrics_snapshot metrics_state::handle_get() const {
-  metrics_snapshot snapshot{write_side_, 0, read_side_, 0};  // after-stop: the facade's
+  metrics_snapshot snapshot{write_side_, 0, read_side_, 0, alerts_};  // after-stop: the facade's
   if (ack_latency_.count() > 0) {
     snapshot.counters.ack_latency_p50_us = static_cast<int64_t>(ack_latency_.quantile(0.50));
     snapshot.counters.ack_latency_p99_us = static_cast<int64_t>(ack_latency_.quantile(0.99));

@@ -24,10 +24,12 @@ std::string loggable(std::string_view record_text) {
 using self_ptr = status_view_state::self_ptr;
 
 void status_view_state::init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
-                             std::shared_ptr<status_topic_follower> reader, const view_history_settings& history) {
+                             std::shared_ptr<status_topic_follower> reader, const view_history_settings& history,
+                             alert_sink_actor alerts) {
   self_ = self;
   coalescer_ = std::move(coalescer);
   metrics_ = std::move(metrics);
+  alerts_ = std::move(alerts);
   history_ = history_keeper{history.history, history.flap};
   const auto wall_now = std::chrono::system_clock::now().time_since_epoch();
   epoch_offset_ns_ = history.epoch_offset_ns.value_or(
@@ -56,6 +58,7 @@ void status_view_state::handle_records(std::vector<consumed_record>& records) {
     log_progress(false);
   }
   if (!observed.empty()) self_->send(coalescer_, observe_atom::value, std::move(observed));
+  send_alerts();
   schedule_tick(now_ns());  // a key may have started flapping
   self_->send(metrics_, publish_atom::value, counters_);
 }
@@ -81,8 +84,11 @@ void status_view_state::handle_tick() {
   const int64_t now = now_ns();
   if (tick_at_ns_ && *tick_at_ns_ <= now) tick_at_ns_.reset();
   for (const auto& s : malformed_log_.take_due(now)) log_held_back(s);
-  if (const auto recovered = history_.take_recovered(wall_ms(now)))
-    log_->info("{} key(s) stopped flapping: stable for the window", recovered);
+  if (const auto recovered = history_.take_recovered(wall_ms(now)); !recovered.empty()) {
+    log_->info("{} key(s) stopped flapping: stable for the window", recovered.size());
+    note_stopped_flapping(recovered, wall_ms(now));
+    send_alerts();
+  }
   schedule_tick(now);
 }
 
@@ -125,8 +131,9 @@ std::optional<observed_status> status_view_state::apply_connector(const consumed
     it = connectors_.emplace(compact_key{key.connector}, stored_status{}).first;
   else
     previous = it->second.state;
-  history_.applied({connector_key(key.connector), key.connector, std::nullopt}, previous, incoming, record_ms(r),
-                   r.own);
+  const std::string status_key = connector_key(key.connector);
+  const status_key_ref ref{status_key, key.connector, std::nullopt};
+  note_alerts(ref, previous, incoming, history_.applied(ref, previous, incoming, record_ms(r), r.own), record_ms(r));
   it->second = store_value(std::move(incoming));
   return seen;
 }
@@ -137,7 +144,7 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
       it->second.erase(key.task);
       if (it->second.empty()) tasks_.erase(it);
     }
-    history_.erased(task_key(key.connector, key.task));
+    forget(task_key(key.connector, key.task));
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_status_value(r.value);
@@ -156,8 +163,9 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
   }
   observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
   const auto previous = it == tasks.end() ? std::nullopt : std::optional<status_state>{it->second.state};
-  history_.applied({task_key(key.connector, key.task), key.connector, key.task}, previous, incoming, record_ms(r),
-                   r.own);
+  const std::string status_key = task_key(key.connector, key.task);
+  const status_key_ref ref{status_key, key.connector, key.task};
+  note_alerts(ref, previous, incoming, history_.applied(ref, previous, incoming, record_ms(r), r.own), record_ms(r));
   tasks[key.task] = store_value(std::move(incoming));
   return seen;
 }
@@ -195,11 +203,16 @@ void status_view_state::skip(const consumed_record& r, std::string_view part, co
 void status_view_state::erase_connector(const std::string& connector) {
   if (auto it = connectors_.find(std::string_view{connector}); it != connectors_.end()) connectors_.erase(it);
   if (auto it = tasks_.find(connector); it != tasks_.end()) {
-    for (const auto& [id, status] : it->second) history_.erased(task_key(connector, id));
+    for (const auto& [id, status] : it->second) forget(task_key(connector, id));
     tasks_.erase(it);
   }
-  history_.erased(connector_key(connector));
+  forget(connector_key(connector));
   history_.erased_connector(connector);
+}
+
+void status_view_state::forget(std::string_view key) {
+  history_.erased(key);
+  if (const auto it = alerted_flapping_.find(key); it != alerted_flapping_.end()) alerted_flapping_.erase(it);
 }
 
 // -- helpers --
@@ -248,8 +261,8 @@ void status_view_state::log_progress(bool force) {
 
 status_view_full_actor::behavior_type status_view(self_ptr self, observation_sink_actor coalescer,
                                                   metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                                  const view_history_settings& history) {
-  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader), history);
+                                                  const view_history_settings& history, alert_sink_actor alerts) {
+  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader), history, std::move(alerts));
   return self->state.make_behavior();
 }
 
@@ -257,9 +270,9 @@ status_view_full_actor::behavior_type status_view(self_ptr self, observation_sin
 
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
                                          metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                         view_history_settings history) {
+                                         view_history_settings history, alert_sink_actor alerts) {
   return system.spawn(view_detail::status_view, std::move(coalescer), std::move(metrics), std::move(reader),
-                      std::move(history));
+                      std::move(history), std::move(alerts));
 }
 
 }  // namespace status_store

@@ -17,6 +17,9 @@
 // - Every applied connector and task status is a step of that key's history and flap state
 //   (actors/policy/history_keeper.hpp), timed by the record's timestamp; a tombstone erases them (a
 //   connector's, also its tasks'). The tick ends flapping for keys stable for the window.
+// - Once the replay is complete, a connector or task entering or leaving FAILED, or starting or
+//   stopping flapping, is an alert for the alert sender (if any), one message per batch or tick; the
+//   replay's records raise none (docs/operations.md#webhook-alerts).
 #include "actors/policy/flap_rule.hpp"
 #include "actors/policy/status_history.hpp"
 #include "messages/protocol.hpp"
@@ -41,8 +44,9 @@ struct view_history_settings {
 /// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it, and it
 /// feeds the view through a status_feed_actor handle. Returns the view's full interface, for wiring;
 /// embedders get its queries (status_view_actor) from it.
+/// `alerts` may be null: no webhook, no alerts.
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
                                          metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                         view_history_settings history = {});
+                                         view_history_settings history = {}, alert_sink_actor alerts = {});
 
 }  // namespace status_store

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -50,7 +51,8 @@ class status_view_state {
 
   /// Wires the state to its actor and peers; starts `reader` (may be null) feeding it.
   void init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
-            std::shared_ptr<status_topic_follower> reader, const view_history_settings& history);
+            std::shared_ptr<status_topic_follower> reader, const view_history_settings& history,
+            alert_sink_actor alerts);
 
   status_view_full_actor::behavior_type make_behavior() {
     return {
@@ -97,8 +99,19 @@ class status_view_state {
   std::optional<observed_status> apply_topic(const consumed_record& r, const parsed_key& key);
   void skip(const consumed_record& r, std::string_view part, const decode_error& err);
   void erase_connector(const std::string& connector);
+  /// A tombstone of `key`: its history, flap state and alerted flapping go.
+  void forget(std::string_view key);
   /// The record's timestamp, or the wall clock's when it has none.
   int64_t record_ms(const consumed_record& r) const { return r.timestamp_ms >= 0 ? r.timestamp_ms : wall_ms(now_ns()); }
+
+  // -- alerts (status_view_alerts.cpp) --
+  /// The alerts a live record of `ref` raises: FAILED entered or left, flapping started or stopped.
+  void note_alerts(const status_key_ref& ref, std::optional<status_state> previous, const status_value& value,
+                   flap_rule::change flap, int64_t at_ms);
+  /// The keys the tick found stable for the window, those whose flapping was alerted.
+  void note_stopped_flapping(const std::vector<flapping_key>& recovered, int64_t at_ms);
+  /// Hands what was noted to the alert sender, in one message.
+  void send_alerts();
 
   // -- helpers --
   int64_t now_ns() const {
@@ -137,7 +150,10 @@ class status_view_state {
       {defaults::malformed_record_log_lines, defaults::malformed_record_log_interval_ms * 1'000'000}};
   std::optional<int64_t> tick_at_ns_;  // the earliest tick scheduled, on the actor clock
   history_keeper history_{{}, {}};
-  int64_t epoch_offset_ns_ = 0;  // wall clock minus actor clock (steady), set at init
+  alert_sink_actor alerts_;                              // null: no webhook
+  std::vector<alert_event> noted_alerts_;                // of the batch or tick being handled
+  std::set<std::string, std::less<>> alerted_flapping_;  // keys whose start of flapping was alerted
+  int64_t epoch_offset_ns_ = 0;                          // wall clock minus actor clock (steady), set at init
   bool caught_up_ = false;
   caf::actor_clock::time_point replay_started_;
   caf::actor_clock::time_point last_progress_log_;

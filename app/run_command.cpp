@@ -9,6 +9,7 @@
 #include "app/rest/rest_api.hpp"
 #include "app/rest/tls_context.hpp"
 #include "app/store/store.hpp"
+#include "app/webhook/webhook_transport.hpp"
 #include "config/logging.hpp"
 
 #include <pthread.h>
@@ -75,7 +76,9 @@ int run(const run_options& options) {
       joined(urls), limits.max_connections, limits.per_client_bound(), limits.idle_timeout.count(),
       limits.request_timeout.count(), limits.write_timeout.count());
 
-  store s{config};  // on failure the listener stops with it (its destructor)
+  store_options store_opts;
+  if (config.alert.enabled()) store_opts.alerts = make_webhook_transport(config.alert);  // its own thread
+  store s{config, store_opts};  // on failure the listener stops with it (its destructor)
   api.attach(s);
   std::cout << "status-store running: topic '" << config.status_topic << "' on " << s.bootstrap_servers()
             << "; HTTP on " << joined(urls) << std::endl;

@@ -12,7 +12,8 @@ install(TARGETS status-store RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The public headers only: <status_store/store.hpp> and what it includes (the protocol in messages/,
 # the worker configuration). Nothing from actors/ and no librdkafka header; tests/app/example_worker_test.sh
 # compiles each installed header alone to keep it so.
-set(STATUS_STORE_PUBLIC_CONFIG_HEADERS config/worker_config.hpp config/retry_settings.hpp config/defaults.hpp
+set(STATUS_STORE_PUBLIC_CONFIG_HEADERS config/worker_config.hpp config/retry_settings.hpp config/alert_settings.hpp
+    config/defaults.hpp
     config/properties.hpp config/config_error.hpp config/logging.hpp)
 install(FILES app/store/store.hpp app/store/store_error.hpp app/store/metric_names.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store)
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/messages/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/status_store/messages

@@ -30,6 +30,8 @@ inline constexpr int32_t flap_threshold = 3;
 inline constexpr int64_t flap_window_ms = 600000;
 inline constexpr bool topic_tracking_allow_reset = false;
 inline constexpr bool topic_tracking_enable = true;
+inline constexpr int64_t alert_webhook_timeout_ms = 10000;
+inline constexpr int32_t alert_queue_capacity = 1000;
 // The drain's largest value: Integer.MAX_VALUE ms (24.8 days), as Kafka bounds its ms settings and status-store
 // its other timeouts; "drain until every update resolves" still fits, and in ns (2.1e15) it is far from int64's
 // 9.2e18.
@@ -52,6 +54,12 @@ inline constexpr int64_t malformed_record_log_interval_ms = 60000;
 // A key or reason read from the topic is escaped and cut to this many bytes in a log line: Connect's
 // keys are far shorter, and a megabyte key must not become a megabyte log line.
 inline constexpr int32_t logged_record_text_max_bytes = 256;
+
+// A webhook's failed alerts (retries exhausted, refused) are logged at most this many a minute, then one
+// line says how many more were held back: a receiver that is down for an hour must not fill the logs;
+// status-alert-failure-total counts every one.
+inline constexpr int32_t alert_failure_log_lines = 10;
+inline constexpr int64_t alert_failure_log_interval_ms = 60000;
 
 // --- the HTTP service (`status-store run`, app/rest/http_listener.hpp) -------------------------------
 // Open connections (asynchronous: a socket, a timer and a buffer each, no thread); one more gets the

@@ -58,6 +58,8 @@ bool is_secret_by_name(std::string_view key) {
   // Contained rather than equal, so prefixed forms like producer.sasl.jaas.config or a broker-style
   // listener.name.x.sasl.jaas.config are hidden too; a file's name is not (status.rest.jaas.config.file).
   if (name.find("jaas.config") != std::string::npos && last_segment(name) != "file") return true;
+  // A webhook's extra headers carry its token (status.alert.webhook.headers: Authorization: Bearer ...).
+  if (name.find("webhook.headers") != std::string::npos) return true;
   if (has_secret_segment(name)) return true;
   std::string_view unprefixed = name;
   for (bool stripped = true; stripped;) {

@@ -2,7 +2,7 @@
 // Secrets never reach a log, an error message, check-config output or /metrics. A key of a settings
 // table (config/setting_def.hpp) is secret as its row says. Any other property is secret, whatever its
 // prefix, when its name contains "password", "secret" or "jaas.config" (but
-// not a file name's: status.rest.jaas.config.file), or its
+// not a file name's: status.rest.jaas.config.file) or "webhook.headers" (a webhook's token), or its
 // last dot-separated segment is password, secret, key, token, passphrase or pem (but not a
 // certificate's: ssl.certificate.pem, ssl.ca.pem), as Kafka's PASSWORD settings are named; also
 // ssl.key.* and ssl.keystore.location after stripping producer./consumer./admin./listeners.https.

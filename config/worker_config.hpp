@@ -3,6 +3,7 @@
 // DistributedConfig defines for the status topic, plus the five status.storage.retry.* settings of
 // the KIP, validated at start-up. All defaults live in config/defaults.hpp; each setting's key, rule,
 // documentation and reason for its default in its row of config/worker_settings.cpp.
+#include "config/alert_settings.hpp"
 #include "config/defaults.hpp"
 #include "config/properties.hpp"
 #include "config/retry_settings.hpp"
@@ -49,6 +50,8 @@ struct worker_config {
   /// (status.flap.threshold, status.flap.window.ms; actors/policy/flap_rule.hpp).
   int32_t flap_threshold = defaults::flap_threshold;
   int64_t flap_window_ms = defaults::flap_window_ms;
+  /// Webhook alerts of the status view's transitions and flapping (status.alert.*); off without a URL.
+  alert_settings alert;
   /// Whether `status-store run` answers PUT /connectors/{name}/topics/reset (Connect's
   /// topic.tracking.allow.reset; refused with Connect's 403 when false).
   bool topic_tracking_allow_reset = defaults::topic_tracking_allow_reset;

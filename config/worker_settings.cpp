@@ -7,6 +7,7 @@
 #include "config/kafka_names.hpp"
 #include "config/kafka_value_parsing.hpp"
 #include "config/rest_setting_defs.hpp"
+#include "config/webhook_url.hpp"
 #include "messages/trace_truncation.hpp"
 
 #include <array>
@@ -75,7 +76,7 @@ using def = setting_def<worker_config>;
 using shown = std::optional<std::string>;
 
 // clang-format off
-constexpr std::array<def, 21> table{{
+constexpr std::array<def, 25> table{{
   {.key = "bootstrap.servers", .type = setting_type::list,
    .valid_values = "non-empty; `mock` = embedded mock cluster", .documentation = "Kafka brokers",
    .default_reason = connect_default,
@@ -247,6 +248,50 @@ constexpr std::array<def, 21> table{{
      c.flap_window_ms = integer_in<int64_t>(key, value, 1, max_int);
    },
    .show = [](const worker_config& c) -> shown { return std::to_string(c.flap_window_ms); }},
+  {.key = "status.alert.webhook.url", .type = setting_type::string,
+   .valid_values = "empty, or `http://` or `https://`, a host, an optional port and path; printable ASCII, no user "
+                   "info, no fragment",
+   .documentation = "where the status view POSTs a JSON alert when a connector or task enters FAILED, recovers, or "
+                    "starts or stops flapping ([operations](operations.md#webhook-alerts)); empty: no alerts. Logs "
+                    "name only its scheme, host and port",
+   .default_reason = "off until an operator names a receiver",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     if (!value.empty()) parse_webhook_url(key, value);
+     c.alert.webhook_url = std::string{value};
+   },
+   .show = [](const worker_config& c) -> shown { return c.alert.webhook_url; }},
+  {.key = "status.alert.webhook.headers", .type = setting_type::list, .valid_values =
+       "comma-separated `Name: value`; names are HTTP tokens other than `Host`, `Content-Type`, `Content-Length`, "
+       "`Transfer-Encoding` and `Connection`; values without control characters",
+   .documentation = "extra headers of every alert request, e.g. `Authorization: Bearer …`; secret: masked in "
+                    "`check-config`, warnings and errors, never logged",
+   .default_reason = "none: a receiver that wants a token says which", .secret = true,
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.alert.webhook_headers = parse_webhook_headers(key, value);
+   },
+   .show = [](const worker_config& c) -> shown {
+     std::string out;
+     for (const auto& [name, value] : c.alert.webhook_headers) out += (out.empty() ? "" : ", ") + name + ": " + value;
+     return out;
+   }},
+  {.key = "status.alert.webhook.timeout.ms", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
+   .documentation = "bound of **one** alert request, from resolving the host to the answer's status line; a "
+                    "request that runs out is retried like a 503",
+   .default_reason = "a receiver answers a small POST within milliseconds; 10 s rides out a slow TLS handshake or a "
+                     "busy proxy, and a hung one still costs an alert only 10 s per attempt",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.alert.webhook_timeout_ms = integer_in<int64_t>(key, value, 1, max_int);
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.alert.webhook_timeout_ms); }},
+  {.key = "status.alert.queue.capacity", .type = setting_type::int_, .valid_values = "[1, 1000000]",
+   .documentation = "alerts that may wait for the receiver while it is slow or down; beyond it the oldest waiting "
+                    "alert is dropped, counted in `status-alert-dropped-total` and logged",
+   .default_reason = "a whole cluster failing at once (250 connectors of 4 tasks) fits; at about 1 KB an alert, the "
+                     "queue stays under 1 MB",
+   .apply = [](std::string_view key, std::string_view value, worker_config& c) {
+     c.alert.queue_capacity = integer_in<int32_t>(key, value, 1, 1'000'000);
+   },
+   .show = [](const worker_config& c) -> shown { return std::to_string(c.alert.queue_capacity); }},
   {.key = "topic.tracking.allow.reset", .type = setting_type::boolean, .valid_values = "`true` or `false`, any case",
    .documentation = "whether `status-store run` answers `PUT /connectors/{name}/topics/reset` with a 202 and a "
                     "tombstone per topic status of the connector; when false, Connect's `403 "

@@ -2,6 +2,7 @@
 // The payloads of status-store's messages: plain structs with no actor framework and no Kafka inside,
 // so pure logic (actors/policy/) and tests can use them alone. The messages that carry them, and the
 // actor interfaces, are in messages/protocol.hpp.
+#include "messages/alert.hpp"
 #include "messages/delivery_outcome.hpp"
 #include "messages/status.hpp"
 
@@ -145,6 +146,7 @@ struct metrics_snapshot {
   // status-update-after-stop-total: updates refused because the store was stopping or stopped. Not
   // accepted, so outside the conservation law; counted by the ingest table, filled in by the facade.
   uint64_t updates_after_stop = 0;
+  alert_counters alerts;  // the webhook's, from the alert sender; all 0 without one
   friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
 };
 

@@ -49,6 +49,10 @@
 // | facade / worker | status view     | get, history, all → history_counts        | FAILED entries and flapping per connector |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
 // | status view     | itself          | tick                                      | log held-back lines; end stable flapping  |
+// | status view     | alert sender    | alert, vector<alert_event>                | FAILED, recovered, flapping: to be posted |
+// | transport       | alert sender    | posted, uint64, alert_post_result         | how one POST ended (from its own thread)  |
+// | alert sender    | itself          | fire, uint64                              | delayed self-message: an alert's backoff  |
+// | alert sender    | metrics         | publish, alert_counters                   | raised, sent, retried, failed, dropped    |
 // | anyone          | metrics         | get → metrics_snapshot                    | a consistent snapshot                     |
 #include "caf/atom.hpp"
 #include "caf/fwd.hpp"
@@ -57,6 +61,7 @@
 #include "caf/replies_to.hpp"
 #include "caf/typed_actor.hpp"
 
+#include "messages/alert.hpp"
 #include "messages/history.hpp"
 #include "messages/payloads.hpp"
 #include "messages/status.hpp"
@@ -93,6 +98,8 @@ using brokers_atom = caf::atom_constant<caf::atom("brokers")>;
 using hold_check_atom = caf::atom_constant<caf::atom("holdcheck")>;
 using history_atom = caf::atom_constant<caf::atom("history")>;
 using flapping_atom = caf::atom_constant<caf::atom("flapping")>;
+using alert_atom = caf::atom_constant<caf::atom("alert")>;
+using posted_atom = caf::atom_constant<caf::atom("posted")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -119,6 +126,8 @@ inline constexpr brokers_atom brokers_atom_v{};
 inline constexpr hold_check_atom hold_check_atom_v{};
 inline constexpr history_atom history_atom_v{};
 inline constexpr flapping_atom flapping_atom_v{};
+inline constexpr alert_atom alert_atom_v{};
+inline constexpr posted_atom posted_atom_v{};
 
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
@@ -215,7 +224,8 @@ typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
-  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view, x.updates_after_stop);
+  return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view, x.updates_after_stop,
+           x.alerts);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, drain_report& x) {
@@ -249,6 +259,7 @@ using status_view_actor = caf::typed_actor<
 /// snapshots.
 using metrics_actor = caf::typed_actor<caf::reacts_to<publish_atom, write_side_report>,     // from the coalescer
                                        caf::reacts_to<publish_atom, view_counters>,         // from the status view
+                                       caf::reacts_to<publish_atom, alert_counters>,        // from the alert sender
                                        caf::replies_to<get_atom>::with<metrics_snapshot>>;  // a snapshot
 
 // ---- private interfaces: what the actors' peers hold ----------------------------------------------------
@@ -265,6 +276,9 @@ using retry_sink_actor = caf::typed_actor<caf::reacts_to<retry_due_atom, std::ve
 
 /// What the status view reports to (the coalescer): values read back, for putSafe and retries.
 using observation_sink_actor = caf::typed_actor<caf::reacts_to<observe_atom, std::vector<observed_status>>>;
+
+/// What the status view reports to (the alert sender): the alerts of one batch of records or one tick.
+using alert_sink_actor = caf::typed_actor<caf::reacts_to<alert_atom, std::vector<alert_event>>>;
 
 /// What the topic reader feeds the status view.
 using status_feed_actor = caf::typed_actor<caf::reacts_to<records_atom, std::vector<consumed_record>>,  // records read
@@ -301,6 +315,12 @@ using coalescer_actor = status_store_actor::extend_with<coalescer_facade_part, d
 
 /// The retry scheduler with its backoff timer.
 using retry_scheduler_full_actor = retry_scheduler_actor::extend<caf::reacts_to<fire_atom>>;  // self: a timer elapsed
+
+/// The alert sender: the view's alerts, its transport's answers (sent from the transport's thread by
+/// the callback the sender gives it) and its backoff timer.
+using alert_sender_actor =
+    alert_sink_actor::extend<caf::reacts_to<posted_atom, uint64_t, alert_post_result>,  // how attempt n ended
+                             caf::reacts_to<fire_atom, uint64_t>>;  // self: attempt n's backoff elapsed
 
 /// The status view: queries, the topic reader's feed, and its tick.
 using status_view_full_actor = status_view_actor::extend_with<status_feed_actor>::extend<

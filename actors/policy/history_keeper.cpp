@@ -2,12 +2,13 @@
 
 namespace status_store {
 
-void history_keeper::applied(const status_key_ref& ref, std::optional<status_state> previous, const status_value& value,
-                             int64_t at_ms, bool own) {
+flap_rule::change history_keeper::applied(const status_key_ref& ref, std::optional<status_state> previous,
+                                          const status_value& value, int64_t at_ms, bool own) {
   history_.record(ref.key, status_transition{value.state, value.worker_id, value.generation,
                                              value.trace ? first_line_of(*value.trace) : std::string{}, at_ms, own});
   if (value.state == status_state::failed && previous != status_state::failed) ++failed_[std::string{ref.connector}];
-  switch (flap_.observe(ref.key, previous, value.state, at_ms)) {
+  const auto change = flap_.observe(ref.key, previous, value.state, at_ms);
+  switch (change) {
     case flap_rule::change::started:
       flapping_since_[std::string{ref.key}] =
           flapping_key{std::string{ref.connector}, ref.task.has_value(), ref.task.value_or(0), at_ms};
@@ -18,6 +19,7 @@ void history_keeper::applied(const status_key_ref& ref, std::optional<status_sta
     case flap_rule::change::none:
       break;
   }
+  return change;
 }
 
 void history_keeper::erased(std::string_view key) {
@@ -26,10 +28,15 @@ void history_keeper::erased(std::string_view key) {
   if (const auto it = flapping_since_.find(key); it != flapping_since_.end()) flapping_since_.erase(it);
 }
 
-std::size_t history_keeper::take_recovered(int64_t now_ms) {
-  const auto recovered = flap_.take_recovered(now_ms);
-  for (const auto& key : recovered) flapping_since_.erase(key);
-  return recovered.size();
+std::vector<flapping_key> history_keeper::take_recovered(int64_t now_ms) {
+  std::vector<flapping_key> recovered;
+  for (const auto& key : flap_.take_recovered(now_ms)) {
+    const auto it = flapping_since_.find(key);
+    if (it == flapping_since_.end()) continue;
+    recovered.push_back(std::move(it->second));
+    flapping_since_.erase(it);
+  }
+  return recovered;
 }
 
 key_history history_keeper::history(std::string_view key) const {

@@ -29,16 +29,17 @@ class history_keeper {
  public:
   history_keeper(status_history::limits history, flap_rule::limits flap) : history_{history}, flap_{flap} {}
 
-  /// The view applied a status of `ref` that replaced `previous` (none: the key was unknown).
-  void applied(const status_key_ref& ref, std::optional<status_state> previous, const status_value& value,
-               int64_t at_ms, bool own);
+  /// The view applied a status of `ref` that replaced `previous` (none: the key was unknown); whether
+  /// the key started or stopped flapping with it.
+  flap_rule::change applied(const status_key_ref& ref, std::optional<status_state> previous, const status_value& value,
+                            int64_t at_ms, bool own);
   /// A tombstone of `key`: its history and flap state are gone.
   void erased(std::string_view key);
   /// A connector tombstone: also its FAILED count.
   void erased_connector(std::string_view connector) { failed_.erase(std::string{connector}); }
 
-  /// Ends flapping for keys stable for the window by `now_ms`; returns how many stopped.
-  std::size_t take_recovered(int64_t now_ms);
+  /// Ends flapping for keys stable for the window by `now_ms`; returns those that stopped, in key order.
+  std::vector<flapping_key> take_recovered(int64_t now_ms);
   /// When the first flapping key will have been stable for the window (ms since epoch); nullopt: none flaps.
   std::optional<int64_t> next_due() const { return flap_.next_due(); }
 

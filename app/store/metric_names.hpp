@@ -50,6 +50,12 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-record-read-errors-total", counter, d(s.view.read_errors), "Malformed status records skipped (logged with their offset, at most 10 per rule a minute, then a count)"},
       {"status-replay-records", gauge, d(s.view.replay_records), "Records read by the start-up replay"},
       {"status-replay-duration-ms", gauge, d(s.view.replay_ms), "Duration of the start-up replay in milliseconds (-1 while it runs)"},
+      {"status-alert-raised-total", counter, d(s.alerts.raised), "Webhook alerts raised by the status view (FAILED, recovered, flapping started or stopped)"},
+      {"status-alert-sent-total", counter, d(s.alerts.sent), "Webhook alerts the receiver answered with a 2xx"},
+      {"status-alert-retry-total", counter, d(s.alerts.retried), "Re-sends of webhook alerts after no answer, a 408, a 429 or a 5xx"},
+      {"status-alert-failure-total", counter, d(s.alerts.failed), "Webhook alerts given up after all retries or refused by the receiver (another 4xx)"},
+      {"status-alert-dropped-total", counter, d(s.alerts.dropped), "Webhook alerts dropped unsent because the queue was full (the oldest waiting goes)"},
+      {"status-alert-pending", gauge, d(s.alerts.pending), "Webhook alerts waiting, being sent or backing off"},
       // clang-format on
   };
 }

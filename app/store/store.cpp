@@ -1,5 +1,6 @@
 #include "app/store/store.hpp"
 
+#include "actors/alert_sender_actor.hpp"
 #include "actors/coalescer_actor.hpp"
 #include "actors/ingest/ingest_table.hpp"
 #include "actors/kafka/kafka_producer_client.hpp"
@@ -121,17 +122,35 @@ void store::start(store_options options) {
       config_.status_topic, reader->records_at_start(), writer_id_, writer_header_name);
 
   const auto& r = config_.retry;
-  retry_scheduler_config scheduler_config{r, options.jitter_seed ? *options.jitter_seed : std::random_device{}()};
+  const uint64_t jitter_seed = options.jitter_seed ? *options.jitter_seed : std::random_device{}();
+  retry_scheduler_config scheduler_config{r, jitter_seed};
   metrics_ = spawn_metrics(*system_);
+  alerts_ = spawn_alerts(options.alerts, jitter_seed + 1);
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
   coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_,
                                metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
-  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_));
+  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_), alerts_);
   await_replay(deadline.remaining());
   log_started(config_, bootstrap_servers_);
+}
+
+alert_sender_actor store::spawn_alerts(std::shared_ptr<alert_transport> transport, uint64_t jitter_seed) {
+  if (!config_.alert.enabled()) return {};
+  if (!transport) {
+    component_logger("store")->warn(
+        "status.alert.webhook.url is set, but this store was given no alert transport (store_options::alerts): "
+        "no webhook alerts");
+    return {};
+  }
+  component_logger("store")->info("webhook alerts go to {} (queue of {}, the status.storage.retry.* backoff)",
+                                  transport->describe(), config_.alert.queue_capacity);
+  const alert_sender_config sender{config_.retry, jitter_seed,
+                                   static_cast<std::size_t>(std::max(config_.alert.queue_capacity, 1)),
+                                   config_.status_topic};
+  return spawn_alert_sender(*system_, sender, std::move(transport), metrics_);
 }
 
 void store::prepare_topic(std::chrono::milliseconds timeout) {
@@ -231,7 +250,7 @@ void store::stop_actors() {
   std::vector<caf::actor> actors;
   for (auto hdl : {caf::actor_cast<caf::actor>(coalescer_), caf::actor_cast<caf::actor>(producer_),
                    caf::actor_cast<caf::actor>(scheduler_), caf::actor_cast<caf::actor>(metrics_),
-                   caf::actor_cast<caf::actor>(view_)})
+                   caf::actor_cast<caf::actor>(view_), caf::actor_cast<caf::actor>(alerts_)})
     if (hdl) actors.push_back(hdl);
   for (auto& hdl : actors) {
     self->monitor(hdl);
@@ -246,6 +265,7 @@ void store::stop_actors() {
   scheduler_ = nullptr;
   metrics_ = nullptr;
   view_ = nullptr;
+  alerts_ = nullptr;
 }
 
 drain_report store::stop() {

@@ -22,6 +22,7 @@
 // Public: it includes only messages/, config/ and its neighbour metric_names.hpp (relative, so the
 // same line works installed), never an actor's or the Kafka client library's header.
 #include "config/worker_config.hpp"
+#include "messages/alert_transport.hpp"
 #include "messages/history.hpp"
 #include "messages/protocol.hpp"
 #include "messages/status.hpp"
@@ -76,6 +77,9 @@ struct store_options {
   std::optional<uint64_t> jitter_seed;
   /// Scheduler threads of an owned actor system (0 = CAF's default: one per core).
   size_t scheduler_threads = 0;
+  /// Where the alerts of status.alert.webhook.url go (messages/alert_transport.hpp; `status-store run`
+  /// gives its HTTP client, app/webhook/). None: no alerts, and a warning at start if the URL is set.
+  std::shared_ptr<alert_transport> alerts = nullptr;
 };
 
 class store {
@@ -181,6 +185,8 @@ class store {
 
  private:
   void start(store_options options);
+  /// The alert sender over `transport` when status.alert.webhook.url is set (null otherwise).
+  alert_sender_actor spawn_alerts(std::shared_ptr<alert_transport> transport, uint64_t jitter_seed);
   /// Creates the topic on the embedded mock cluster, or creates or verifies it on the brokers.
   void prepare_topic(std::chrono::milliseconds timeout);
   /// Waits until the view holds everything the topic held at start; stops the actors and throws if not.
@@ -225,6 +231,7 @@ class store {
   retry_scheduler_actor scheduler_;
   metrics_actor metrics_;
   status_view_actor view_;
+  alert_sender_actor alerts_;  // null without a webhook
   std::chrono::milliseconds query_timeout_{5000};
   // The metrics reporter and its thread (none until one is registered).
   metrics_reporter reporter_;

@@ -89,7 +89,8 @@ struct store_fixture : test_coordinator_fixture<> {
   retry_scheduler_actor scheduler;
   producer_actor producer;
   coalescer_actor coalescer;
-  status_view_full_actor view;                                              // the queries and the topic reader's feed
+  status_view_full_actor view;  // the queries and the topic reader's feed
+  alert_sink_actor alerts;      // where the view's alerts go; null (none) unless a test sets it before start()
   std::shared_ptr<ingest_table> ingest = std::make_shared<ingest_table>();  // the facade's door
   size_t wakes_sent = 0;
   std::vector<caf::actor> probes;
@@ -104,7 +105,7 @@ struct store_fixture : test_coordinator_fixture<> {
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{retry, jitter_seed});
     producer = sys.spawn(fake_producer);
     coalescer = spawn_coalescer(sys, coalescer_config{retry, attempt_timeout_ms}, producer, scheduler, metrics, ingest);
-    view = spawn_status_view(sys, coalescer, metrics, nullptr, view_history);  // records are fed by the test
+    view = spawn_status_view(sys, coalescer, metrics, nullptr, view_history, alerts);  // records fed by the test
     settle();
   }
 

@@ -106,7 +106,7 @@ done
 check "GET /status-store/v1/connectors/sink/tasks/0/history" 0 '"state":"FAILED"' -- \
   curl -sS --fail "$url/status-store/v1/connectors/sink/tasks/0/history"
 
-# ---- the receiver: one alert per transition into or out of FAILED and the start of flapping -----------
+# ---- the receiver: one alert per entry into and exit from FAILED, and one for the start of flapping ---
 for _ in $(seq 1 150); do
   [ "$(grep -c '"code": 200' "$tmp/alerts.jsonl" 2>/dev/null)" -ge 4 ] && break
   sleep 0.2
@@ -120,7 +120,7 @@ assert requests[1]["body"] == requests[0]["body"], requests[:2]
 assert requests[1]["at_ms"] - requests[0]["at_ms"] >= 350, requests[:2]
 delivered = [json.loads(r["body"]) for r in requests if r["code"] == 200]
 events = [(a["event"], a.get("task")) for a in delivered]
-assert events == [("failed", 0), ("recovered", 0), ("failed", 0), ("flapping", 0)], events
+assert events == [("failed", 0), ("recovered", 0), ("failed", 0), ("flapping_started", 0)], events
 assert all(a["connector"] == "sink" for a in delivered), delivered
 PY
 then ok "webhook: one alert per transition, the first again after its backoff when the receiver answered 503"

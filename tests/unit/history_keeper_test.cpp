@@ -26,14 +26,17 @@ TEST(HistoryKeeper, CountsEntriesIntoFailedOfTheConnectorAndItsTasksNotRepeats) 
 
 TEST(HistoryKeeper, TellsSinceWhenAKeyFlapsUntilItRecovers) {
   history_keeper k{{16, 100}, {2, 1000}};
-  k.applied(task0, std::nullopt, value(status_state::failed), 100, false);
+  EXPECT_EQ(k.applied(task0, std::nullopt, value(status_state::failed), 100, false), flap_rule::change::none);
   k.applied(task0, status_state::failed, value(status_state::running), 200, false);
-  k.applied(task0, status_state::running, value(status_state::failed), 300, true);
+  // The record that makes it flap says so: the view alerts on it.
+  EXPECT_EQ(k.applied(task0, status_state::running, value(status_state::failed), 300, true),
+            flap_rule::change::started);
   ASSERT_EQ(k.flapping().size(), 1u);
   EXPECT_EQ(k.flapping()[0], (flapping_key{"c", true, 0, 300}));
   EXPECT_EQ(k.next_due(), 1300);
-  EXPECT_EQ(k.take_recovered(1299), 0u);
-  EXPECT_EQ(k.take_recovered(1300), 1u);
+  EXPECT_TRUE(k.take_recovered(1299).empty());
+  // What recovers comes back with what it was, so the view can name it in an alert.
+  EXPECT_EQ(k.take_recovered(1300), (std::vector<flapping_key>{{"c", true, 0, 300}}));
   EXPECT_TRUE(k.flapping().empty());
   EXPECT_EQ(k.next_due(), std::nullopt);
 }

@@ -13,6 +13,10 @@ TEST(EffectiveConfig, ListsEveryDefaultSortedByKey) {
       {"client.id", ""},
       {"group.id", "connect"},
       {"producer.message.timeout.ms", "15000"},
+      {"status.alert.queue.capacity", "1000"},
+      {"status.alert.webhook.headers", "[hidden]"},  // secret, even when empty, as Kafka prints a Password
+      {"status.alert.webhook.timeout.ms", "10000"},
+      {"status.alert.webhook.url", ""},
       {"status.flap.threshold", "3"},
       {"status.flap.window.ms", "600000"},
       {"status.history.max.total", "100000"},
