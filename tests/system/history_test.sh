@@ -60,6 +60,9 @@ fi
 ok "service starts on the real broker"
 
 # ---- another writer drives the task; each put's window bounds its record's timestamp ------------------
+# (the connector has a status too: the per-task series are those of connectors with one)
+check "another writer puts connector sink RUNNING" 0 "acknowledged" -- "$bin" put connector sink --state RUNNING \
+  --worker-id other:8083 --generation 1 "${c[@]}" --timeout 30
 states=(RUNNING FAILED RUNNING FAILED)
 windows=()
 for i in 0 1 2 3; do
@@ -91,7 +94,8 @@ for t, (lo, hi), generation in zip(ts, windows, range(1, 5)):
 PY
 then ok "history: the four transitions, oldest first, each timestamp inside its put's window"
 else fail "history --json on the real broker" "$out"; fi
-check "list --flapping names the task" 0 "^task sink-0 flapping since " -- "$bin" list --flapping "${c[@]}" --timeout 30
+check "list --flapping (same rule) names the task" 0 "^task sink-0 flapping since " -- "$bin" list --flapping "${c[@]}" \
+  --set status.flap.threshold=2 --timeout 30
 
 # ---- the service: its /metrics series and its REST history ---------------------------------------------
 for _ in $(seq 1 100); do
@@ -99,7 +103,7 @@ for _ in $(seq 1 100); do
   grep -q '^status_flapping_keys{connector="sink"} 1$' <<<"$metrics" && break
   sleep 0.2
 done
-for series in 'status_task_status{connector="sink",task="0",state="FAILED"} 1' \
+for series in 'status_task_status{connector="sink",task="0",state="failed"} 1' \
   'status_connector_failed_transitions_total{connector="sink"} 2' 'status_flapping_keys{connector="sink"} 1'; do
   if grep -qF -- "$series" <<<"$metrics"; then ok "/metrics: $series"; else fail "/metrics: $series" "$metrics"; fi
 done
