@@ -33,7 +33,7 @@ struct options {
   // timed GET /connectors?expand=status, rest_rounds timed rounds of one GET .../status per connector
   uint64_t rest_connectors = 1000, rest_tasks = 8, rest_requests = 100, rest_rounds = 10;
   // history: history_keys connectors with 16 transitions each, replayed with the history on and off
-  uint64_t history_keys = 20000;
+  uint64_t history_keys = 5000;
   // the incumbent: Kafka Connect's KafkaStatusBackingStore through tests/interop's Java driver
   // (real brokers only; empty: not run)
   std::string java_driver;

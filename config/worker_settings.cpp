@@ -223,8 +223,8 @@ constexpr std::array<def, 25> table{{
    .show = [](const worker_config& c) -> shown { return std::to_string(c.history_max_transitions); }},
   {.key = "status.history.max.total", .type = setting_type::long_, .valid_values = "[1, 2147483647]",
    .documentation = "transitions kept over all keys; beyond it the oldest go first, whichever key they belong to",
-   .default_reason = "bounds the history's memory whatever the number of keys (a transition is about 100 bytes plus "
-                     "its trace's first line, at most 512): 100000 hold 16 each of 6250 connectors and tasks",
+   .default_reason = "bounds the history's memory whatever the number of keys (a transition takes about 190 bytes of "
+                     "heap, docs/benchmarks.md#history, plus its trace's first line, at most 512): 100000 hold 16 each of 6250 connectors and tasks",
    .apply = [](std::string_view key, std::string_view value, worker_config& c) {
      c.history_max_total = integer_in<int64_t>(key, value, 1, max_int);
    },
