@@ -1,12 +1,12 @@
 #include "app/prometheus_text.hpp"
 
-#include "app/connector_states.hpp"
 #include "app/http_routes.hpp"
+#include "app/store/labelled_samples.hpp"
 #include "app/store/metric_names.hpp"
 #include "config/ascii.hpp"
 
 #include <cstdio>
-#include <map>
+#include <initializer_list>
 
 namespace status_store {
 
@@ -25,13 +25,24 @@ void family_header(std::string& out, const labelled_metric& m) {
   out += "# TYPE " + name + " " + std::string{m.kind} + "\n";
 }
 
-// Strimzi's rules give the states in lower case, as Connect's JMX attribute holds them.
-std::string state_label(status_state state) { return ascii_lowercase(to_string(state)); }
-
-void count_lines(std::string& out, const labelled_metric& m, const std::map<std::string, uint64_t>& counts) {
-  family_header(out, m);
-  for (const auto& [state, n] : counts)
-    out += prometheus_name(m.name) + "{state=\"" + state + "\"} " + std::to_string(n) + "\n";
+// The families' lines from `samples` (grouped by family, as labelled_samples.hpp builds them): a HELP
+// and TYPE header for every family of `families`, also one without a sample.
+std::string labelled_text(const std::vector<labelled_sample>& samples,
+                          std::initializer_list<const labelled_metric*> families) {
+  std::string out;
+  for (const labelled_metric* m : families) {
+    family_header(out, *m);
+    const std::string name = prometheus_name(m->name);
+    for (const auto& s : samples) {
+      if (s.name != m->name) continue;
+      out += name + "{";
+      for (size_t i = 0; i < s.labels.size(); ++i)
+        out +=
+            (i ? "," : "") + std::string{s.labels[i].first} + "=\"" + prometheus_label_value(s.labels[i].second) + "\"";
+      out += "} " + std::to_string(static_cast<uint64_t>(s.value)) + "\n";  // counts: whole numbers
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -85,47 +96,12 @@ std::string prometheus_label_value(std::string_view text) {
 }
 
 std::string prometheus_state_text(const std::vector<connector_view>& views) {
-  std::map<std::string, uint64_t> connectors, tasks;  // every state present, so a rule sees 0, not absent
-  for (const auto state : reported_states) connectors[state_label(state)] = tasks[state_label(state)] = 0;
-  connectors["degraded"] = 0;
-  std::string out;
-  family_header(out, state_metric_connector);
-  for (const auto& v : views) {
-    if (!v.found) continue;  // tasks without their connector's status are still listed below
-    const std::string state = state_label(v.connector.value.state);
-    ++connectors[state];
-    if (is_degraded(v)) ++connectors["degraded"];
-    out += prometheus_name(state_metric_connector.name) + "{connector=\"" + prometheus_label_value(v.name) +
-           "\",state=\"" + state + "\"} 1\n";
-  }
-  family_header(out, state_metric_task);
-  for (const auto& v : views)
-    for (const auto& t : v.tasks) {
-      const std::string state = state_label(t.value.state);
-      ++tasks[state];
-      out += prometheus_name(state_metric_task.name) + "{connector=\"" + prometheus_label_value(t.connector) +
-             "\",task=\"" + std::to_string(t.task) + "\",state=\"" + state + "\"} 1\n";
-    }
-  count_lines(out, state_metric_connectors, connectors);
-  count_lines(out, state_metric_tasks, tasks);
-  return out;
+  return labelled_text(state_samples(views),
+                       {&state_metric_connector, &state_metric_task, &state_metric_connectors, &state_metric_tasks});
 }
 
 std::string prometheus_history_text(const history_counts& counts) {
-  const auto samples = history_samples(counts);  // family by family, each in the connectors' order
-  std::string out;
-  for (const labelled_metric* m : {&history_metric_failed, &history_metric_flapping}) {
-    family_header(out, *m);
-    for (const auto& s : samples) {
-      if (s.name != m->name) continue;
-      out += prometheus_name(s.name) + "{";
-      for (size_t i = 0; i < s.labels.size(); ++i)
-        out +=
-            (i ? "," : "") + std::string{s.labels[i].first} + "=\"" + prometheus_label_value(s.labels[i].second) + "\"";
-      out += "} " + std::to_string(static_cast<uint64_t>(s.value)) + "\n";
-    }
-  }
-  return out;
+  return labelled_text(history_samples(counts), {&history_metric_failed, &history_metric_flapping});
 }
 
 }  // namespace status_store

@@ -17,12 +17,12 @@ std::string prometheus_text(const metrics_snapshot& snapshot);
 /// connector name is anyone's string), and a byte that is not UTF-8 as U+FFFD (the format is UTF-8).
 std::string prometheus_label_value(std::string_view text);
 
-/// The labelled families of app/store/metric_names.hpp (labelled_metrics) for these views: one
+/// The per-state families of app/store/metric_names.hpp (state_samples) for these views: one
 /// series per connector with a status and per task, and the counts by state, every state always
 /// present (0 when none), `degraded` among the connectors'.
 std::string prometheus_state_text(const std::vector<connector_view>& views);
 
-/// The history's labelled families (history_samples): each connector's FAILED entries as a counter,
+/// The history's labelled families (history_samples, app/store/labelled_samples.hpp): each connector's FAILED entries as a counter,
 /// then its flapping keys as a gauge, one series per connector of `counts`.
 std::string prometheus_history_text(const history_counts& counts);
 

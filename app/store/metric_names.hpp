@@ -93,19 +93,4 @@ struct labelled_sample {
   double value;
 };
 
-/// The history's families for `counts`: the FAILED counter of every connector, then the flapping
-/// gauge of every connector (0 included, so a series exists before it first changes).
-inline std::vector<labelled_sample> history_samples(const history_counts& counts) {
-  std::vector<labelled_sample> samples;
-  samples.reserve(2 * counts.connectors.size());
-  for (const labelled_metric* m : {&history_metric_failed, &history_metric_flapping})
-    for (const auto& c : counts.connectors)
-      samples.push_back({m->name,
-                         m->kind,
-                         m->help,
-                         {{"connector", c.connector}},
-                         static_cast<double>(m == &history_metric_failed ? c.failed_transitions : c.flapping_keys)});
-  return samples;
-}
-
 }  // namespace status_store

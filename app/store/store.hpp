@@ -58,8 +58,9 @@ struct metrics_report {
   std::map<std::string, std::string> tags;  // "topic": the status topic, "client-id": its clients' id
   std::vector<metric_sample> metrics;
   bool final = false;  // the last report, made by stop() after the drain
-  // The history's per-connector families (history_samples): each connector's FAILED entries and its
-  // flapping keys, from the status view at the same moment; empty if the view did not answer.
+  // The status view's labelled families (metric_names.hpp, labelled_metrics), as GET /metrics serves
+  // them: a series per connector and per task with its state as a label, the counts by state, then
+  // each connector's FAILED entries and flapping keys; empty if the view did not answer.
   std::vector<labelled_sample> labelled;
 };
 /// Called on a thread of the store's own: it should hand the values on and return.

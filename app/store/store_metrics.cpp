@@ -1,11 +1,14 @@
 // The store's metrics: one snapshot on request (the final values after stop()), and the periodic
 // reporter, the KIP's setMetrics.
+#include "app/store/labelled_samples.hpp"
 #include "app/store/periodic_reporter.hpp"
 #include "app/store/request_or_throw.hpp"
 #include "app/store/store.hpp"
 
 #include "actors/ingest/ingest_table.hpp"
 #include "config/logging.hpp"
+
+#include <iterator>
 
 namespace status_store {
 
@@ -28,9 +31,14 @@ void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final)
                           final,
                           {}};
     try {  // the view answers apart from the metrics actor: without it, the rest is still reported
-      report.labelled = history_samples(counts_by_connector());
+      report.labelled = state_samples(describe_all());
+      auto history = history_samples(counts_by_connector());
+      report.labelled.insert(report.labelled.end(), std::make_move_iterator(history.begin()),
+                             std::make_move_iterator(history.end()));
     } catch (const std::exception& e) {
-      component_logger("store")->warn("metrics report without the per-connector history counts: {}", e.what());
+      report.labelled.clear();  // all the view's families or none, never a part of them
+      component_logger("store")->warn("metrics report without the status view's per-state and history series: {}",
+                                      e.what());
     }
     reporter_(report);
   } catch (const std::exception& e) {  // a reporter must not take the store down, nor a slow metrics actor

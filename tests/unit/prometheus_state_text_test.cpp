@@ -1,12 +1,14 @@
 // The per-state series of GET /metrics (app/prometheus_text.hpp) and the predicates they share with
 // GET /connectors?state= and `list --state` (app/connector_states.hpp); the history's per-connector
-// counter and gauge, as /metrics and the metrics reporter show them.
+// counter and gauge; the samples both are made of, as /metrics and the metrics reporter show them.
 #include "app/connector_states.hpp"
 #include "app/prometheus_text.hpp"
+#include "app/store/labelled_samples.hpp"
 #include "app/store/metric_names.hpp"
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -139,4 +141,40 @@ TEST(HistorySamples, TheReportersSeriesAreTheFamiliesOfTheTableWithTheConnectorA
   EXPECT_EQ(samples[2].kind, "gauge");
   EXPECT_EQ(samples[2].value, 1);
   EXPECT_EQ(samples[3].value, 0);
+}
+
+TEST(StateSamples, TheReportersPerStateSeriesInTheFamiliesOrderWithEveryStateCounted) {
+  const auto samples = state_samples({view("a", status_state::running, {status_state::running, status_state::failed}),
+                                      view("orphan", std::nullopt, {status_state::paused})});
+  // a's own series; three task series; 7 connector counts (6 states, degraded); 6 task counts
+  ASSERT_EQ(samples.size(), 1u + 3u + 7u + 6u);
+  EXPECT_EQ(samples[0].name, "status-connector-status");
+  EXPECT_EQ(samples[0].kind, "gauge");
+  using labels = std::vector<std::pair<std::string_view, std::string>>;
+  EXPECT_EQ(samples[0].labels, (labels{{"connector", "a"}, {"state", "running"}}));
+  EXPECT_EQ(samples[0].value, 1);
+  EXPECT_EQ(samples[2].name, "status-task-status");
+  EXPECT_EQ(samples[2].labels, (labels{{"connector", "a"}, {"task", "1"}, {"state", "failed"}}));
+  EXPECT_EQ(samples[3].labels, (labels{{"connector", "orphan"}, {"task", "0"}, {"state", "paused"}}));
+  std::map<std::string, double> connectors, tasks;
+  for (size_t i = 4; i < samples.size(); ++i)
+    (samples[i].name == "status-connectors" ? connectors : tasks)[samples[i].labels.at(0).second] = samples[i].value;
+  EXPECT_EQ(connectors, (std::map<std::string, double>{{"degraded", 1},
+                                                       {"failed", 0},
+                                                       {"paused", 0},
+                                                       {"restarting", 0},
+                                                       {"running", 1},
+                                                       {"stopped", 0},
+                                                       {"unassigned", 0}}));
+  EXPECT_EQ(tasks,
+            (std::map<std::string, double>{
+                {"failed", 1}, {"paused", 1}, {"restarting", 0}, {"running", 1}, {"stopped", 0}, {"unassigned", 0}}));
+  EXPECT_EQ(samples[4].name, "status-connectors");  // the families in labelled_metrics' order
+  EXPECT_EQ(samples.back().name, "status-tasks");
+  // /metrics renders exactly these samples, one line each.
+  const auto text =
+      prometheus_state_text({view("a", status_state::running, {status_state::running, status_state::failed}),
+                             view("orphan", std::nullopt, {status_state::paused})});
+  EXPECT_TRUE(has_line(text, R"(status_task_status{connector="orphan",task="0",state="paused"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(status_tasks{state="paused"} 1)")) << text;
 }
