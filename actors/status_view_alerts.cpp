@@ -35,9 +35,9 @@ void status_view_state::note_alerts(const status_key_ref& ref, std::optional<sta
                                     const status_value& value, flap_rule::change flap, int64_t at_ms) {
   if (!alerts_ || !caught_up_) return;
   const auto note = [&](alert_kind kind) { noted_alerts_.push_back(alert_of(kind, ref, previous, value, at_ms)); };
-  if (value.state == status_state::failed && previous != status_state::failed)
+  if (is_failed_entry(previous, value.state))
     note(alert_kind::failed);
-  else if (previous == status_state::failed && value.state != status_state::failed)
+  else if (is_failed_exit(previous, value.state))
     note(alert_kind::recovered);
   if (flap == flap_rule::change::started) {
     alerted_flapping_.emplace(ref.key);

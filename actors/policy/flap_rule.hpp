@@ -22,6 +22,17 @@ namespace status_store {
 /// Whether going from `previous` (none: the key's first record) to `next` counts towards flapping.
 bool is_unstable_transition(std::optional<status_state> previous, status_state next);
 
+/// Entering FAILED (a FAILED written over a FAILED is not an entry): what the per-connector FAILED
+/// counter counts and what a `failed` alert announces.
+inline bool is_failed_entry(std::optional<status_state> previous, status_state next) {
+  return next == status_state::failed && previous != status_state::failed;
+}
+
+/// Leaving FAILED for any other state: what a `recovered` alert announces.
+inline bool is_failed_exit(std::optional<status_state> previous, status_state next) {
+  return previous == status_state::failed && next != status_state::failed;
+}
+
 class flap_rule {
  public:
   struct limits {

@@ -6,7 +6,7 @@ flap_rule::change history_keeper::applied(const status_key_ref& ref, std::option
                                           const status_value& value, int64_t at_ms, bool own) {
   history_.record(ref.key, status_transition{value.state, value.worker_id, value.generation,
                                              value.trace ? first_line_of(*value.trace) : std::string{}, at_ms, own});
-  if (value.state == status_state::failed && previous != status_state::failed) ++failed_[std::string{ref.connector}];
+  if (is_failed_entry(previous, value.state)) ++failed_[std::string{ref.connector}];
   const auto change = flap_.observe(ref.key, previous, value.state, at_ms);
   switch (change) {
     case flap_rule::change::started:

@@ -41,6 +41,18 @@ TEST(FlapRule, WhatCountsAsUnstable) {
     EXPECT_FALSE(is_unstable_transition(running, next));
 }
 
+TEST(FlapRule, WhatEntersAndLeavesFailed) {
+  EXPECT_TRUE(is_failed_entry(running, failed));
+  EXPECT_TRUE(is_failed_entry(std::nullopt, failed));  // a key's first record
+  EXPECT_FALSE(is_failed_entry(failed, failed));       // written again: no second entry
+  EXPECT_FALSE(is_failed_entry(failed, running));
+  EXPECT_TRUE(is_failed_exit(failed, running));
+  EXPECT_TRUE(is_failed_exit(failed, status_state::unassigned));
+  EXPECT_FALSE(is_failed_exit(failed, failed));
+  EXPECT_FALSE(is_failed_exit(std::nullopt, running));
+  EXPECT_FALSE(is_failed_exit(running, status_state::paused));
+}
+
 TEST(FlapRule, TheThresholdWithinTheWindowStartsFlapping) {
   auto r = rule();
   EXPECT_EQ(fail_repeatedly(r, "task-0", 2, 0, minute), change::none);
