@@ -2,6 +2,7 @@
 
 #include "actors/kafka/status_topic_follower.hpp"
 #include "actors/policy/log_text.hpp"
+#include "actors/policy/stale_unassigned.hpp"
 #include "actors/status_view_state.hpp"
 #include "config/logging.hpp"
 
@@ -155,8 +156,8 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
   auto& incoming = std::get<status_value>(value);
   auto& tasks = tasks_[key.connector];
   const auto it = tasks.find(key.task);
-  if (it != tasks.end() && incoming.state == status_state::unassigned && it->second.state == status_state::running &&
-      it->second.generation >= incoming.generation) {
+  if (it != tasks.end() &&
+      is_stale_unassigned(it->second.state, it->second.generation, incoming.state, incoming.generation)) {
     log_->trace("ignoring stale UNASSIGNED (generation {}) for task {}-{} RUNNING in generation {}",
                 incoming.generation, loggable(key.connector), key.task, it->second.generation);
     return std::nullopt;

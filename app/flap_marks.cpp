@@ -7,9 +7,8 @@ flap_rule::change flap_marks::status(const parsed_key& key, std::string_view rec
   auto it = last_.find(record_key);
   std::optional<status_state> previous;
   if (it != last_.end()) {
-    // As the view: a task's UNASSIGNED of no newer generation than its RUNNING is stale, not applied.
-    if (key.kind == key_kind::task && value.state == status_state::unassigned &&
-        it->second.state == status_state::running && it->second.generation >= value.generation)
+    if (key.kind == key_kind::task &&
+        is_stale_unassigned(it->second.state, it->second.generation, value.state, value.generation))
       return flap_rule::change::none;
     previous = it->second.state;
     it->second = last_status{value.state, value.generation};

@@ -5,6 +5,7 @@
 // keeps it (a stale UNASSIGNED of a RUNNING task ignored, KAFKA-12525), tombstones forgetting the key
 // and a connector's also its tasks. Pure logic: the caller passes the times.
 #include "actors/policy/flap_rule.hpp"
+#include "actors/policy/stale_unassigned.hpp"
 #include "messages/codec/status_key_format.hpp"
 #include "messages/status.hpp"
 

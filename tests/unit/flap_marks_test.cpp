@@ -61,3 +61,12 @@ TEST(FlapMarks, TombstonesForgetTheKeyAndAConnectorsForgetsItsTasks) {
   marks.tombstone(task0, task0_record_key);
   EXPECT_EQ(marks.flapping_count(), 0u);
 }
+
+TEST(StaleUnassigned, AnUnassignedOfNoNewerGenerationOverARunningTaskIsIgnored) {
+  using enum status_state;
+  EXPECT_TRUE(is_stale_unassigned(running, 5, unassigned, 5));
+  EXPECT_TRUE(is_stale_unassigned(running, 5, unassigned, 4));
+  EXPECT_FALSE(is_stale_unassigned(running, 5, unassigned, 6));  // a newer generation: the task moved
+  EXPECT_FALSE(is_stale_unassigned(failed, 5, unassigned, 4));   // only over RUNNING
+  EXPECT_FALSE(is_stale_unassigned(running, 5, paused, 4));      // only UNASSIGNED
+}
