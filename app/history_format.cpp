@@ -46,7 +46,7 @@ std::string iso8601_utc(int64_t ms) {
   const std::time_t t = static_cast<std::time_t>(seconds);
   std::tm utc{};
   if (gmtime_r(&t, &utc) == nullptr) return std::to_string(ms) + " ms";
-  char text[40];
+  char text[64];  // room for any int field gcc can imagine, so no truncation warning
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
   return text;

@@ -331,7 +331,7 @@ size_t coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns)
     }
     --held_keys_;
     ++expired;
-    attempt_failed(key, *ks, attempt_report{key, work.send_id, attempt_end::held_too_long});
+    attempt_failed(key, *ks, attempt_report{.key = key, .send_id = work.send_id, .end = attempt_end::held_too_long});
   }
   return expired;
 }

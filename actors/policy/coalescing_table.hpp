@@ -55,8 +55,8 @@ struct attempt_report {
   uint64_t send_id = 0;  // the outgoing_record's: a report for an earlier send changes nothing
   attempt_end end = attempt_end::acknowledged;
   bool authentication = false;  // credentials or TLS set-up refused: counted apart
-  std::string_view advice;      // what an operator can change (a non-retriable end)
-  std::string_view detail;      // what went wrong, for the failure's log line
+  std::string_view advice{};    // what an operator can change (a non-retriable end)
+  std::string_view detail{};    // what went wrong, for the failure's log line
 };
 
 class coalescing_table {
