@@ -3,7 +3,9 @@
 # libFuzzer (clang 14 from Debian), built with AddressSanitizer + UndefinedBehaviorSanitizer in
 # build-fuzz/.
 #
-#   scripts/fuzz.sh [SECONDS]     SECONDS per target, default 60 (CI: scripts/test.sh runs 20)
+#   scripts/fuzz.sh [SECONDS]     build, then SECONDS per target, default 60
+#   scripts/fuzz.sh build         only build the targets (scripts/test.sh builds them in the background)
+#   scripts/fuzz.sh run SECONDS   only run them (CI: 20 s per target, after `build`)
 #
 # The targets run side by side (three sharing two cores), each starting from its seed corpus in
 # tests/fuzz/corpus/<target>/; inputs the fuzzer finds are kept in build-fuzz/corpus/<target>/, so a
@@ -13,19 +15,30 @@
 # Reproduce one with: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/artifacts/<file>
 set -euo pipefail
 cd "$(dirname "$0")/.."
+usage() { echo "usage: scripts/fuzz.sh [SECONDS] | build | run SECONDS   (seconds per target)" >&2; exit 2; }
+mode=all
+case "${1:-}" in
+  build) mode=build ;;
+  run) mode=run; shift; [ $# = 1 ] || usage ;;
+esac
 seconds=${1:-60}
-case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [seconds per target]" >&2; exit 2 ;; esac
-
-bash scripts/install-deps.sh        # configuring the project needs its packages
-bash scripts/install-fuzz-deps.sh   # clang 14 and libFuzzer
-
-echo "== fuzz: build (clang 14, libFuzzer + ASan + UBSan) =="
-# -O1 with line tables (-g1: reports still name files and lines), and no NDEBUG: assertions stay on while fuzzing.
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DSTATUS_STORE_FUZZ=ON \
-  -DSTATUS_STORE_SANITIZE=address,undefined >/dev/null
+case "$seconds" in '' | *[!0-9]*) usage ;; esac
 targets=(record_codec properties http_routes)
-cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
+
+if [ "$mode" != run ]; then
+  bash scripts/install-deps.sh        # configuring the project needs its packages
+  bash scripts/install-fuzz-deps.sh   # clang 14 and libFuzzer
+  echo "== fuzz: build (clang 14, libFuzzer + ASan + UBSan) =="
+  # -O1 with line tables (-g1: reports still name files and lines), and no NDEBUG: assertions stay on while fuzzing.
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DSTATUS_STORE_FUZZ=ON \
+    -DSTATUS_STORE_SANITIZE=address,undefined >/dev/null
+  cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
+fi
+[ "$mode" != build ] || exit 0
+for target in "${targets[@]}"; do
+  [ -x "build-fuzz/tests/fuzz/fuzz_$target" ] || { echo "fuzz: build-fuzz/tests/fuzz/fuzz_$target is not built (scripts/fuzz.sh build)" >&2; exit 1; }
+done
 
 echo "== fuzz: ${seconds} s per target =="
 mkdir -p build-fuzz/artifacts

@@ -2,14 +2,14 @@
 # The test command: installs what is missing (and builds the default librdkafka, once), checks the
 # formatting (scripts/format.sh --check) and the house rules (scripts/check-house.sh), builds everything, and runs
 # every test; then runs the system tests on real Apache Kafka brokers (scripts/kafka-local.sh: one node, then three)
-# and, on the first one, the interop tests with Kafka Connect's own Java status store; then builds the unit,
-# integration and app tests against Debian 12's librdkafka 2.0.2, the oldest supported version, and runs them; then
-# builds the unit, actor, sim and integration tests again with AddressSanitizer + UndefinedBehaviorSanitizer and
-# runs them; then the threaded unit tests and the integration tests under ThreadSanitizer; then fuzzes the record codec, the
-# configuration parser and the HTTP routing for 20 s each (scripts/fuzz.sh). CI (.ci/run) calls exactly this.
+# and, on the first one, the interop tests with Kafka Connect's own Java status store; then the unit, actor, sim and
+# integration tests under AddressSanitizer + UndefinedBehaviorSanitizer against Debian 12's librdkafka 2.0.2 (the
+# oldest supported version); then the threaded unit tests and the integration tests under ThreadSanitizer; then
+# fuzzes the record codec, the configuration parser and the HTTP routing for 20 s each (scripts/fuzz.sh).
+# The sanitizer and fuzz builds compile in the background (scripts/ci-background-builds.sh, nice 19) while the
+# main and system tests run, which mostly wait. CI (.ci/run) calls exactly this.
 # Every step's wall time is printed at the end (also when one fails): docs/testing.md#how-long-ci-takes.
-# SKIP_SYSTEM=1, SKIP_OLDEST=1 (librdkafka 2.0.2), SKIP_SANITIZERS=1 (ASan and TSan), SKIP_TSAN=1 and
-# SKIP_FUZZ=1 make a quicker local run.
+# SKIP_SYSTEM=1, SKIP_SANITIZERS=1 (ASan and TSan), SKIP_TSAN=1 and SKIP_FUZZ=1 make a quicker local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -35,31 +35,50 @@ timed() {
   return $rc
 }
 brokers_up=0
+background_pid=
+background_steps=$(mktemp)
 summary() {
   local rc=$?
   [ "$brokers_up" = 1 ] && bash scripts/kafka-local.sh down  # whatever happens, no broker outlives this script
+  if [ -n "$background_pid" ] && kill -0 "$background_pid" 2>/dev/null; then
+    kill -- -"$background_pid" 2>/dev/null || true  # its own process group (set -m): the builds it started
+  fi
   echo "== steps (wall time, CPU time of the step's processes) =="
   printf '%s\n' "${steps[@]}"
+  cat "$background_steps"
   printf '%6d s  total, exit %d\n' $(( $(date +%s) - start )) "$rc"
-  rm -f "$cpu_file"
+  rm -f "$cpu_file" "$background_steps" "$background_steps.cpu"
 }
 trap summary EXIT
 
 # CI's builds keep line tables only (-g1): sanitizer reports and crashes still name files and lines, and
-# the compile is about a quarter faster than with full debug info (docs/testing.md#how-long-ci-takes).
+# the compile is about a quarter faster than with full debug info. The main build is -O1: a third less
+# compile time than -O2 for the tests' purposes; benchmarks build their own -O2 (scripts/bench.sh).
 line_tables=-g1
 
 timed "install-deps" bash scripts/install-deps.sh
+[ "${SKIP_FUZZ:-0}" = 1 ] || timed "install-fuzz-deps" bash scripts/install-fuzz-deps.sh
 
 echo "== format: every C++ file as .clang-format says (scripts/format.sh --check) =="
 timed "format check" bash scripts/format.sh --check
 echo "== house rules: function and file sizes, README length, duplicates (scripts/check-house.sh) =="
 timed "house rules" bash scripts/check-house.sh
 
-echo "== build (RelWithDebInfo, -O2 $line_tables) =="
+echo "== build (RelWithDebInfo, -O1 $line_tables) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $line_tables -DNDEBUG" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 $line_tables -DNDEBUG" >/dev/null
 timed "build" cmake --build build -j2
+
+# From here the sanitizer and fuzz builds compile beside the tests, at the lowest priority, in a process
+# group of their own (job control), so the EXIT trap can stop them with everything they started.
+mkdir -p build
+set -m
+SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-200} nice -n 19 bash scripts/ci-background-builds.sh "$background_steps" \
+  >build/background-builds.log 2>&1 &
+background_pid=$!
+set +m
+echo "== sanitizer and fuzz builds started in the background (pid $background_pid, log build/background-builds.log) =="
+
 echo "== tests: every label but system and interop (those need the brokers of the next phase) =="
 timed "tests: every label but system and interop" \
   ctest --test-dir build -j2 --output-on-failure --timeout 600 -LE '^(system|interop)'
@@ -83,62 +102,44 @@ else
   echo "== system: SKIPPED (SKIP_SYSTEM=1) =="
 fi
 
-if [ "${SKIP_OLDEST:-0}" != 1 ]; then
-  # The oldest supported librdkafka: Debian 12's 2.0.2 (its SCRAM cannot log in to Kafka >= 3.7.2; the
-  # rest works). Only the tests that call librdkafka are built: unit (the error table, the settings checks),
-  # integration (the mock cluster) and app (the executable); the actor tests run on a fake producer and
-  # CAF's test coordinator, so the librdkafka version cannot change them. No optimisation or debug info
-  # (build type None): the phase is about the API, not speed.
-  echo "== oldest librdkafka: unit, integration and app tests against Debian 12's librdkafka 2.0.2 =="
-  oldest_start=$(date +%s)
-  cmake -S . -B build-rdkafka-2.0.2 -G Ninja -DCMAKE_BUILD_TYPE=None -DSTATUS_STORE_LIBRDKAFKA_PREFIX=system >/dev/null
-  timed "librdkafka 2.0.2: build" \
-    cmake --build build-rdkafka-2.0.2 -j2 --target unit_tests unit_thread_tests tls_tests integration_tests status-store
-  oldest_version=$(./build-rdkafka-2.0.2/status-store --version)
-  [[ $oldest_version == *"librdkafka 2.0.2"* ]] || { echo "build-rdkafka-2.0.2 loads: $oldest_version" >&2; exit 1; }
-  timed "librdkafka 2.0.2: tests" ctest --test-dir build-rdkafka-2.0.2 -j2 --output-on-failure \
-    -L '^(unit|integration|app)$' --no-tests=error --timeout 600
-  echo "== librdkafka 2.0.2: passed in $(( $(date +%s) - oldest_start )) s =="
+echo "== waiting for the background builds (build/background-builds.log) =="
+background_rc=0
+timed "waiting for the background builds" wait "$background_pid" || background_rc=$?
+background_pid=
+if [ "$background_rc" != 0 ]; then
+  echo "the background builds failed (exit $background_rc); the end of build/background-builds.log:" >&2
+  tail -n 80 build/background-builds.log >&2
+  exit 1
 fi
 
-# The sanitizer builds run the simulation with SANITIZER_SIM_SEEDS seeds in each of its two modes (the main phase runs 2,000):
-# they are 10-20x slower, and what they look for (memory errors) shows in any seed.
-SANITIZER_SIM_SEEDS=${SANITIZER_SIM_SEEDS:-200}
-
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== sanitizers: unit, actor, sim and integration tests under ASan + UBSan =="
-  asan_start=$(date +%s)
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$line_tables" \
-    -DSTATUS_STORE_SANITIZE=address,undefined -DSTATUS_STORE_SIM_SEEDS="$SANITIZER_SIM_SEEDS" >/dev/null
-  timed "ASan + UBSan: build" cmake --build build-asan --target unit_tests unit_thread_tests tls_tests actor_tests integration_tests -j2
+  # The simulation runs SANITIZER_SIM_SEEDS seeds in each of its two modes here (the main phase runs 2,000):
+  # the sanitizer builds are 10-20x slower, and what they look for (memory errors) shows in any seed.
+  # Configured with Debian 12's librdkafka 2.0.2, the oldest supported version: the integration tests run the
+  # whole store on its mock cluster, and LoadedLibrdkafka checks that 2.0.2 is the library actually loaded.
+  echo "== sanitizers: unit, actor, sim and integration tests under ASan + UBSan, on librdkafka 2.0.2 =="
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$PWD/tests/sanitizers/ubsan.supp \
-    timed "ASan + UBSan: tests" ctest --test-dir build-asan -j2 --output-on-failure \
+    timed "ASan + UBSan (librdkafka 2.0.2): tests" ctest --test-dir build-asan -j2 --output-on-failure \
     -L '^(unit|actor|sim|integration)$' --no-tests=error --timeout 900
-  echo "== ASan + UBSan: no report, $(( $(date +%s) - asan_start )) s =="
 fi
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
   # Only the tests with more than one thread: unit_thread_tests (the ingest table's callers) and the
   # integration tests (CAF's scheduler, librdkafka's threads, the facade). The other unit tests, the TLS
   # handshakes and the actor and sim tests (every actor in the test's one thread, on CAF's test
-  # coordinator) run in one thread, where ThreadSanitizer has nothing to find; they are not built here,
+  # coordinator) run in one thread, where ThreadSanitizer has nothing to find; they are not built there,
   # so `-L unit` selects unit_thread_tests' tests (and the two script entries of the label).
-  echo "== sanitizers: the threaded unit tests and the integration tests under ThreadSanitizer =="
-  tsan_start=$(date +%s)
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="$line_tables" \
-    -DSTATUS_STORE_SANITIZE=thread >/dev/null
-  timed "TSan: build" cmake --build build-tsan --target unit_thread_tests integration_tests -j2
   # The first report ends its test with exit code 66; the suppressions cover third-party code only
   # (tests/sanitizers/tsan.supp, each explained there).
+  echo "== sanitizers: the threaded unit tests and the integration tests under ThreadSanitizer =="
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
     timed "TSan: tests" ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|integration)$' \
     --no-tests=error --timeout 900
-  echo "== ThreadSanitizer: no report, $(( $(date +%s) - tsan_start )) s =="
 fi
 
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   echo "== fuzz: record codec, worker configuration and HTTP routing, ${FUZZ_SECONDS:-20} s per target (scripts/fuzz.sh) =="
-  timed "fuzz: build and run" bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+  timed "fuzz: run" bash scripts/fuzz.sh run "${FUZZ_SECONDS:-20}"
 fi
 echo "== all tests passed in $(( $(date +%s) - start )) s =="
