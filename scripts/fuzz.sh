@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 usage() { echo "usage: scripts/fuzz.sh [SECONDS] | build | run SECONDS   (seconds per target)" >&2; exit 2; }
 mode=all
 case "${1:-}" in
-  build) mode=build ;;
+  build) mode=build; shift; [ $# = 0 ] || usage ;;
   run) mode=run; shift; [ $# = 1 ] || usage ;;
 esac
 seconds=${1:-60}
