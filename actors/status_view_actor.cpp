@@ -7,8 +7,8 @@
 #include "config/logging.hpp"
 
 #include "caf/actor_system.hpp"
-#include "caf/system_messages.hpp"
 #include "caf/send.hpp"
+#include "caf/system_messages.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -5,8 +5,8 @@
 // end; nothing is noted while no one subscribed. Subscribers are monitored and forgotten when they exit.
 #include "actors/status_view_state.hpp"
 
-#include "caf/system_messages.hpp"
 #include "caf/send.hpp"
+#include "caf/system_messages.hpp"
 
 #include <algorithm>
 

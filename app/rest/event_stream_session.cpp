@@ -89,9 +89,12 @@ void event_stream_session<Stream>::write_next() {
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(writing_.size());
   for (const auto& f : writing_) buffers.emplace_back(asio::buffer(*f));
+  // A timer that fired just as its write completed must not end the next write: each write has its number.
+  const uint64_t write = ++writes_;
   write_timer_.expires_after(state_->limits.write_timeout);
-  write_timer_.async_wait([self = this->shared_from_this()](error_code ec) {
-    if (!ec) self->end("a write took longer than the write timeout");
+  write_timer_.async_wait([self = this->shared_from_this(), write](error_code ec) {
+    if (!ec && write == self->writes_ && !self->writing_.empty())
+      self->end("a write took longer than the write timeout");
   });
   asio::async_write(stream_, buffers,
                     [self = this->shared_from_this()](error_code ec, size_t) { self->on_written(ec); });

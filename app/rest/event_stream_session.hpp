@@ -54,6 +54,7 @@ class event_stream_session : public std::enable_shared_from_this<event_stream_se
   std::shared_ptr<sink> sink_;
   std::function<void()> leave_;
   char scratch_[512];
+  uint64_t writes_ = 0;  // writes started, so a late timer knows whether its write is still the current one
   bool ended_ = false;
 };
 

@@ -46,7 +46,11 @@ std::function<void()> rest_api::attach_event_stream(std::shared_ptr<event_stream
   if (store_.load(std::memory_order_acquire) == nullptr) return {};  // stopping: the stream just ends
   const uint64_t id = next_stream_id_++;
   caf::anon_send(hub_, join_atom_v, event_stream_port{id, std::move(sink)});
-  return [hub = hub_, id] { caf::anon_send(hub, leave_atom_v, id); };
+  // A stream may end after detach() (its connection is destroyed with the listener): then the hub is
+  // gone or going, and nothing is sent.
+  return [this, id] {
+    if (store_.load(std::memory_order_acquire) != nullptr) caf::anon_send(hub_, leave_atom_v, id);
+  };
 }
 
 http_response rest_api::handle(const http_request& request) const {

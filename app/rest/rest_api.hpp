@@ -35,8 +35,12 @@ class rest_api {
     hub_ = std::move(hub);
     store_.store(&s, std::memory_order_release);  // publishes hub_ with it
   }
-  /// Before the store stops: what follows is answered as while starting.
-  void detach() { store_.store(nullptr, std::memory_order_release); }
+  /// Before the store stops, once the listener has stopped: what follows is answered as while starting,
+  /// and no handle on the store's actors is kept past it.
+  void detach() {
+    store_.store(nullptr, std::memory_order_release);
+    hub_ = nullptr;
+  }
 
   /// What the listener answers inline and on its health lane.
   static bool is_probe(std::string_view method, std::string_view target) { return is_probe_request(method, target); }
@@ -79,7 +83,7 @@ class rest_api {
   request_gate gate_;
   server_info info_;
   std::atomic<store*> store_{nullptr};
-  event_hub_actor hub_;  // set by attach() before store_, never reset
+  event_hub_actor hub_;  // set by attach() before store_, reset by detach()
   std::function<event_stream_counts()> stream_counts_;
   mutable std::atomic<uint64_t> next_stream_id_{1};
 };
