@@ -8,6 +8,7 @@
 
 #include "caf/actor_system.hpp"
 #include "caf/send.hpp"
+#include "caf/system_messages.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -32,6 +33,8 @@ void status_view_state::init(self_ptr self, observation_sink_actor coalescer, me
   metrics_ = std::move(metrics);
   alerts_ = std::move(alerts);
   history_ = history_keeper{history.history, history.flap};
+  flap_window_ms_ = history.flap.window_ms;
+  self->set_down_handler([this](caf::down_msg& down) { handle_down(down); });
   const auto wall_now = std::chrono::system_clock::now().time_since_epoch();
   epoch_offset_ns_ = history.epoch_offset_ns.value_or(
       std::chrono::duration_cast<std::chrono::nanoseconds>(wall_now).count() - now_ns());
@@ -60,6 +63,7 @@ void status_view_state::handle_records(std::vector<consumed_record>& records) {
   }
   if (!observed.empty()) self_->send(coalescer_, observe_atom::value, std::move(observed));
   send_alerts();
+  publish_events();
   schedule_tick(now_ns());  // a key may have started flapping
   self_->send(metrics_, publish_atom::value, counters_);
 }
@@ -89,6 +93,8 @@ void status_view_state::handle_tick() {
     log_->info("{} key(s) stopped flapping: stable for the window", recovered.size());
     note_stopped_flapping(recovered, wall_ms(now));
     send_alerts();
+    note_stable_events(recovered);
+    publish_events();
   }
   schedule_tick(now);
 }
@@ -117,6 +123,7 @@ std::optional<observed_status> status_view_state::apply(const consumed_record& r
 std::optional<observed_status> status_view_state::apply_connector(const consumed_record& r, const parsed_key& key) {
   if (r.tombstone) {  // the connector is gone, and so are its tasks
     erase_connector(key.connector);
+    if (events_wanted()) note_record_event(r, key, nullptr);
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_status_value(r.value);
@@ -134,7 +141,9 @@ std::optional<observed_status> status_view_state::apply_connector(const consumed
     previous = it->second.state;
   const std::string status_key = connector_key(key.connector);
   const status_key_ref ref{status_key, key.connector, std::nullopt};
-  note_alerts(ref, previous, incoming, history_.applied(ref, previous, incoming, record_ms(r), r.own), record_ms(r));
+  const auto flap = history_.applied(ref, previous, incoming, record_ms(r), r.own);
+  note_alerts(ref, previous, incoming, flap, record_ms(r));
+  if (events_wanted()) note_status_event(r, key, incoming, flap, false);
   it->second = store_value(std::move(incoming));
   return seen;
 }
@@ -146,6 +155,7 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
       if (it->second.empty()) tasks_.erase(it);
     }
     forget(task_key(key.connector, key.task));
+    if (events_wanted()) note_record_event(r, key, nullptr);
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_status_value(r.value);
@@ -160,13 +170,16 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
       is_stale_unassigned(it->second.state, it->second.generation, incoming.state, incoming.generation)) {
     log_->trace("ignoring stale UNASSIGNED (generation {}) for task {}-{} RUNNING in generation {}",
                 incoming.generation, loggable(key.connector), key.task, it->second.generation);
+    if (events_wanted()) note_status_event(r, key, incoming, flap_rule::change::none, true);
     return std::nullopt;
   }
   observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
   const auto previous = it == tasks.end() ? std::nullopt : std::optional<status_state>{it->second.state};
   const std::string status_key = task_key(key.connector, key.task);
   const status_key_ref ref{status_key, key.connector, key.task};
-  note_alerts(ref, previous, incoming, history_.applied(ref, previous, incoming, record_ms(r), r.own), record_ms(r));
+  const auto flap = history_.applied(ref, previous, incoming, record_ms(r), r.own);
+  note_alerts(ref, previous, incoming, flap, record_ms(r));
+  if (events_wanted()) note_status_event(r, key, incoming, flap, false);
   tasks[key.task] = store_value(std::move(incoming));
   return seen;
 }
@@ -174,6 +187,7 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
 std::optional<observed_status> status_view_state::apply_topic(const consumed_record& r, const parsed_key& key) {
   if (r.tombstone) {
     if (auto it = topics_.find(key.connector); it != topics_.end()) it->second.erase(key.topic);
+    if (events_wanted()) note_record_event(r, key, nullptr);
     return observed_status{r.key, true, {}, 0, r.own};
   }
   auto value = decode_topic_value(r.value);
@@ -181,7 +195,8 @@ std::optional<observed_status> status_view_state::apply_topic(const consumed_rec
     skip(r, "topic status", *err);
     return std::nullopt;
   }
-  topics_[key.connector][key.topic] = std::move(std::get<topic_status>(value));
+  auto& topic = topics_[key.connector][key.topic] = std::move(std::get<topic_status>(value));
+  if (events_wanted()) note_record_event(r, key, &topic);
   return observed_status{r.key, false, {}, 0, r.own};
 }
 

@@ -20,6 +20,10 @@
 // - Once the replay is complete, a connector or task entering or leaving FAILED, or starting or
 //   stopping flapping, is an alert for the alert sender (if any), one message per batch or tick; the
 //   replay's records raise none (docs/operations.md#webhook-alerts).
+// - Once the replay is complete, every record read (and every key the tick finds stable for the flap
+//   window) is an event for the subscribers (subscribe; monitored, forgotten when they exit), one
+//   message per batch or tick, in read order: the events `watch` prints, a stale UNASSIGNED marked as
+//   such (docs/http-service.md#the-event-stream).
 #include "actors/policy/flap_rule.hpp"
 #include "actors/policy/status_history.hpp"
 #include "messages/protocol.hpp"

@@ -81,4 +81,9 @@ history_counts status_view_state::handle_history_counts() const {
   return counts;
 }
 
+/// The status page's view: the connectors, when each key last changed and what flaps, from one state.
+view_overview status_view_state::handle_overview() const {
+  return view_overview{handle_get_all(), history_.last_changes(), history_.flapping()};
+}
+
 }  // namespace status_store::view_detail

@@ -67,6 +67,8 @@ class status_view_state {
         },
         [this](get_atom, flapping_atom) { return handle_flapping(); },
         [this](get_atom, history_atom, all_atom) { return handle_history_counts(); },
+        [this](get_atom, overview_atom) { return handle_overview(); },
+        [this](subscribe_atom, status_event_sink_actor& sink) { handle_subscribe(std::move(sink)); },
         [this](records_atom, std::vector<consumed_record>& records) { handle_records(records); },
         [this](caught_up_atom) { handle_caught_up(); },
         [this](tick_atom) { handle_tick(); },
@@ -84,6 +86,8 @@ class status_view_state {
   key_history handle_task_history(const std::string& connector, int32_t task) const;
   std::vector<flapping_key> handle_flapping() const;
   history_counts handle_history_counts() const;
+  view_overview handle_overview() const;
+  void handle_subscribe(status_event_sink_actor sink);
 
   // -- handlers for peers --
   void handle_records(std::vector<consumed_record>& records);
@@ -112,6 +116,21 @@ class status_view_state {
   void note_stopped_flapping(const std::vector<flapping_key>& recovered, int64_t at_ms);
   /// Hands what was noted to the alert sender, in one message.
   void send_alerts();
+
+  // -- events for subscribers (status_view_events.cpp) --
+  /// Whether the records now read become events: the replay is complete and someone subscribed.
+  bool events_wanted() const { return caught_up_ && !subscribers_.empty(); }
+  /// The event of a connector's or task's status the view applied (or, `stale`, did not).
+  void note_status_event(const consumed_record& r, const parsed_key& key, const status_value& value,
+                         flap_rule::change flap, bool stale);
+  /// The event of a tombstone or topic status; `topic` null for a tombstone.
+  void note_record_event(const consumed_record& r, const parsed_key& key, const topic_status* topic);
+  /// The events of keys the tick found stable for the window.
+  void note_stable_events(const std::vector<flapping_key>& recovered);
+  /// Hands what was noted to every subscriber, one message each.
+  void publish_events();
+  /// A subscriber exited: it is forgotten.
+  void handle_down(const caf::down_msg& down);
 
   // -- helpers --
   int64_t now_ns() const {
@@ -153,6 +172,9 @@ class status_view_state {
   alert_sink_actor alerts_;                              // null: no webhook
   std::vector<alert_event> noted_alerts_;                // of the batch or tick being handled
   std::set<std::string, std::less<>> alerted_flapping_;  // keys whose start of flapping was alerted
+  std::vector<status_event_sink_actor> subscribers_;     // monitored: removed when they exit
+  std::vector<status_event> noted_events_;               // of the batch or tick being handled
+  int64_t flap_window_ms_ = 0;                           // status.flap.window.ms, for stable events
   int64_t epoch_offset_ns_ = 0;                          // wall clock minus actor clock (steady), set at init
   bool caught_up_ = false;
   caf::actor_clock::time_point replay_started_;

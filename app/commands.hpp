@@ -107,8 +107,9 @@ int watch(const watch_options& options);
 struct run_options {
   connection_options connection;
   std::string listen;  // HOST:PORT of one plain HTTP listener, replacing `listeners`; port 0 picks a free one
-  int max_connections = defaults::http_max_connections;  // open HTTP connections; beyond them, the health lane
-  int max_connections_per_client = 0;                    // of them from one address; 0 = three quarters
+  int max_connections = defaults::http_max_connections;      // open HTTP connections; beyond them, the health lane
+  int max_connections_per_client = 0;                        // of them from one address; 0 = three quarters
+  int max_event_streams = defaults::http_max_event_streams;  // of them, event streams (each holds a slot too)
 };
 int run(const run_options& options);
 

@@ -19,6 +19,13 @@ flap_rule::change flap_marks::status(const parsed_key& key, std::string_view rec
   return rule_.observe(record_key, previous, value.state, at_ms);
 }
 
+bool flap_marks::is_stale(const parsed_key& key, std::string_view record_key, const status_value& value) const {
+  if (key.kind != key_kind::task) return false;
+  const auto it = last_.find(record_key);
+  return it != last_.end() &&
+         is_stale_unassigned(it->second.state, it->second.generation, value.state, value.generation);
+}
+
 void flap_marks::tombstone(const parsed_key& key, std::string_view record_key) {
   const auto forget = [this](std::string_view k) {
     rule_.forget(k);

@@ -24,6 +24,9 @@ class flap_marks {
   /// A connector or task status `value` of `key` (the record's key `record_key`) at `at_ms`.
   flap_rule::change status(const parsed_key& key, std::string_view record_key, const status_value& value,
                            int64_t at_ms);
+  /// Whether the view would not apply this task status: a stale UNASSIGNED over the task's RUNNING
+  /// (KAFKA-12525); false for connectors and unknown keys. Ask before status(), which records it.
+  bool is_stale(const parsed_key& key, std::string_view record_key, const status_value& value) const;
   /// A connector or task tombstone: the key is forgotten, a connector's tasks with it.
   void tombstone(const parsed_key& key, std::string_view record_key);
   /// The record keys that have been stable for the window by `now_ms` and so stop flapping.

@@ -44,6 +44,12 @@ http_route route_own(std::vector<std::string>& rest) {
   const size_t n = rest.size();
   if (n == 1 && rest[0] == "flapping") {
     route.endpoint = http_endpoint::flapping;
+  } else if (n == 1 && rest[0] == "overview") {
+    route.endpoint = http_endpoint::overview;
+  } else if (n == 1 && rest[0] == "metrics") {
+    route.endpoint = http_endpoint::store_metrics;
+  } else if (n == 1 && rest[0] == "events") {
+    route.endpoint = http_endpoint::events;
   } else if (n == 3 && rest[0] == "connectors" && !rest[1].empty() && rest[2] == "history") {
     route.endpoint = http_endpoint::connector_history;
     route.connector = std::move(rest[1]);
@@ -194,6 +200,11 @@ http_route route_http_request(std::string_view method, std::string_view target) 
     route.endpoint = http_endpoint::health;
   } else if (n == 1 && segments[0] == "healthz") {
     route.endpoint = http_endpoint::healthz;
+  } else if (segments[0] == "ui" && (n == 1 || (n == 2 && segments[1].empty()))) {
+    route.endpoint = http_endpoint::ui_page;
+  } else if (n == 2 && segments[0] == "ui") {
+    route.endpoint = http_endpoint::ui_asset;  // rest_api answers 404 for a name it does not embed
+    route.asset = std::move(segments[1]);
   } else if (n >= 3 && segments[0] == "status-store" && segments[1] == "v1") {
     std::vector<std::string> rest(std::make_move_iterator(segments.begin() + 2),
                                   std::make_move_iterator(segments.end()));

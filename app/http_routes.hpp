@@ -28,6 +28,13 @@ enum class http_endpoint {
   connector_history,  // GET /status-store/v1/connectors/{name}/history
   task_history,       // GET /status-store/v1/connectors/{name}/tasks/{id}/history
   flapping,           // GET /status-store/v1/flapping
+  overview,           // GET /status-store/v1/overview: the status page's snapshot
+  store_metrics,      // GET /status-store/v1/metrics: the store's totals and the event streams', as JSON
+  events,             // GET /status-store/v1/events: the event stream (text/event-stream)
+  // The status page (docs/http-service.md#the-status-page): /ui, and GET / when the client asks for
+  // HTML (rest_api negotiates; the route says root). No Connect path starts with /ui either.
+  ui_page,   // GET /ui, /ui/
+  ui_asset,  // GET /ui/{file}: the page's script and style sheet
   error
 };
 
@@ -35,6 +42,7 @@ struct http_route {
   http_endpoint endpoint = http_endpoint::error;
   std::string connector;       // decoded, valid UTF-8; for the endpoints under /connectors/{name}
   int32_t task = -1;           // for task_status and task_history
+  std::string asset;           // for ui_asset: the file's name, e.g. "app.js"
   bool expand = false;         // connectors: any ?expand parameter, known or not (Connect's map form)
   bool expand_status = false;  // connectors: ?expand=status among them (each connector's status in the map)
   // connectors: ?state=S, our filter (Connect has none): only connectors whose own state or a task's
@@ -46,7 +54,8 @@ struct http_route {
 
 /// Routes GET (and HEAD) requests for /, /connectors (also ?expand=…), /connectors/{name}/status,
 /// /connectors/{name}/tasks/{id}/status, /connectors/{name}/topics, /metrics, /health and /healthz, our
-/// /status-store/v1/connectors/{name}/history, …/tasks/{id}/history and /status-store/v1/flapping, and PUT
+/// /status-store/v1/connectors/{name}/history, …/tasks/{id}/history, /status-store/v1/flapping, …/overview,
+/// …/metrics and …/events, the status page's /ui and /ui/{file}, and PUT
 /// /connectors/{name}/topics/reset. `target` is the request-target as sent (path and optional query,
 /// still percent-encoded). Never throws for any input.
 http_route route_http_request(std::string_view method, std::string_view target);

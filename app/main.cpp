@@ -83,6 +83,12 @@ int main(int argc, char** argv) {
                    "Of those, how many one client address may hold (0 = three quarters of --max-connections)")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
+  run_cmd
+      ->add_option("--max-event-streams", run.max_event_streams,
+                   "Event streams (GET /status-store/v1/events, the status page's live feed) open at once; more get "
+                   "a 503")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
 
   const std::string target_help = "connector NAME | task CONNECTOR ID | topic CONNECTOR TOPIC";
   cli::put_options put;

@@ -2,6 +2,7 @@
 // says over HTTP in the shapes of Kafka Connect's REST API (app/rest/rest_api.hpp), the metrics in
 // the Prometheus text format, and health checks, on the listeners Connect's settings name; SIGINT or
 // SIGTERM stop it gracefully, draining within status.storage.shutdown.drain.timeout.ms.
+#include "actors/event_hub_actor.hpp"
 #include "app/commands.hpp"
 #include "app/connection_config.hpp"
 #include "app/rest/http_listener.hpp"
@@ -11,6 +12,8 @@
 #include "app/store/store.hpp"
 #include "app/webhook/webhook_transport.hpp"
 #include "config/logging.hpp"
+
+#include "caf/send.hpp"
 
 #include <pthread.h>
 #include <csignal>
@@ -24,6 +27,7 @@ http_limits limits_of(const run_options& options) {
   http_limits limits;
   limits.max_connections = static_cast<size_t>(options.max_connections);
   limits.max_connections_per_client = static_cast<size_t>(options.max_connections_per_client);
+  limits.event_streams.max_open = static_cast<size_t>(options.max_event_streams);
   return limits;
 }
 
@@ -68,6 +72,7 @@ int run(const run_options& options) {
   const http_limits limits = limits_of(options);
   rest_api api{config, rest, {STATUS_STORE_VERSION, STATUS_STORE_COMMIT}};
   http_listener http{limits, api.handlers()};
+  api.set_event_stream_counts([&http] { return http.event_streams(); });
   const std::vector<std::string> urls = bind_listeners(http, listeners, rest);
   http.start();
   log->info(
@@ -79,7 +84,9 @@ int run(const run_options& options) {
   store_options store_opts;
   if (config.alert.enabled()) store_opts.alerts = make_webhook_transport(config.alert);  // its own thread
   store s{config, store_opts};  // on failure the listener stops with it (its destructor)
-  api.attach(s);
+  // The event streams' source: subscribed to the view, in the store's actor system.
+  const event_hub_actor hub = spawn_event_hub(s.view().home_system(), s.view());
+  api.attach(s, hub);
   std::cout << "status-store running: topic '" << config.status_topic << "' on " << s.bootstrap_servers()
             << "; HTTP on " << joined(urls) << std::endl;
 
@@ -89,6 +96,7 @@ int run(const run_options& options) {
             config.shutdown_drain_timeout_ms);
   http.stop();
   api.detach();
+  caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
   const auto report = s.stop();
   std::cout << "status-store stopped: " << report.failed << " update(s) failed at shutdown" << std::endl;
   return report.failed == 0 ? exit_ok : exit_failed;

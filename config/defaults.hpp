@@ -91,5 +91,15 @@ inline constexpr int32_t http_listen_backlog = 1024;
 // Threads that run requests which wait for the store (status queries, bounded by their 5 s timeout),
 // so the I/O threads never block; probes do not use them.
 inline constexpr int32_t http_handler_threads = 4;
+// Event streams (GET /status-store/v1/events) open at once, each also holding a connection slot but
+// exempt from the idle timeout while it streams; one more gets a 503 (--max-event-streams).
+inline constexpr int32_t http_max_event_streams = 32;
+// What one event stream may hold queued and not yet written: past it the stream is closed and counted,
+// so a client that reads slower than the topic changes cannot grow the service's memory. A queue with
+// nothing waiting takes one batch of any size, so a client that keeps up survives a burst.
+inline constexpr int64_t http_event_stream_queue_bytes = 4 * 1024 * 1024;
+// A comment line on a quiet event stream this often: proxies and the client see the stream alive, and
+// a client that vanished is noticed at the next write.
+inline constexpr int64_t http_event_stream_heartbeat_ms = 15000;
 
 }  // namespace status_store::defaults

@@ -49,6 +49,11 @@
 // | facade / worker | status view     | get, history, all → history_counts        | FAILED entries and flapping per connector |
 // | status view     | metrics         | publish, view_counters                    | records read, read errors, replay figures |
 // | status view     | itself          | tick                                      | log held-back lines; end stable flapping  |
+// | facade / worker | status view     | get, overview → view_overview             | the status page's view, in one pass       |
+// | event hub       | status view     | subscribe, status_event_sink_actor        | publish live events here until it exits   |
+// | status view     | event hub       | events, vector<status_event>              | the events of one batch or tick           |
+// | HTTP listener   | event hub       | join, event_stream_port                   | an event stream opened                    |
+// | HTTP listener   | event hub       | leave, uint64                             | an event stream ended                     |
 // | status view     | alert sender    | alert, vector<alert_event>                | FAILED, recovered, flapping: to be posted |
 // | transport       | alert sender    | posted, uint64, alert_post_result         | how one POST ended (from its own thread)  |
 // | alert sender    | itself          | fire, uint64                              | delayed self-message: an alert's backoff  |
@@ -62,9 +67,12 @@
 #include "caf/typed_actor.hpp"
 
 #include "messages/alert.hpp"
+#include "messages/event_stream_sink.hpp"
 #include "messages/history.hpp"
 #include "messages/payloads.hpp"
 #include "messages/status.hpp"
+#include "messages/status_event.hpp"
+#include "messages/view_overview.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -100,6 +108,11 @@ using history_atom = caf::atom_constant<caf::atom("history")>;
 using flapping_atom = caf::atom_constant<caf::atom("flapping")>;
 using alert_atom = caf::atom_constant<caf::atom("alert")>;
 using posted_atom = caf::atom_constant<caf::atom("posted")>;
+using overview_atom = caf::atom_constant<caf::atom("overview")>;
+using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
+using events_atom = caf::atom_constant<caf::atom("events")>;
+using join_atom = caf::atom_constant<caf::atom("join")>;
+using leave_atom = caf::atom_constant<caf::atom("leave")>;
 using get_atom = caf::get_atom;
 using ok_atom = caf::ok_atom;
 
@@ -128,6 +141,11 @@ inline constexpr history_atom history_atom_v{};
 inline constexpr flapping_atom flapping_atom_v{};
 inline constexpr alert_atom alert_atom_v{};
 inline constexpr posted_atom posted_atom_v{};
+inline constexpr overview_atom overview_atom_v{};
+inline constexpr subscribe_atom subscribe_atom_v{};
+inline constexpr events_atom events_atom_v{};
+inline constexpr join_atom join_atom_v{};
+inline constexpr leave_atom leave_atom_v{};
 
 // ---- inspect: lets CAF print messages in tests and logs ----------------------------------------------
 template <class Inspector>
@@ -215,6 +233,21 @@ typename Inspector::result_type inspect(Inspector& f, connector_view& x) {
   return f(caf::meta::type_name("connector_view"), x.name, x.found, x.connector, x.tasks, x.topics);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, key_change& x) {
+  return f(caf::meta::type_name("key_change"), x.key, x.last_change_ms);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, view_overview& x) {
+  return f(caf::meta::type_name("view_overview"), x.connectors, x.changes, x.flapping);
+}
+// The enums travel as their underlying bytes.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, status_event& x) {
+  return f(caf::meta::type_name("status_event"), reinterpret_cast<uint8_t&>(x.kind), x.key,
+           reinterpret_cast<uint8_t&>(x.type), x.connector, x.task, x.topic, x.value, x.discover_timestamp,
+           reinterpret_cast<uint8_t&>(x.flapping), x.stale, x.partition, x.offset, x.timestamp_ms, x.stable_for_ms);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, view_counters& x) {
   return f(caf::meta::type_name("view_counters"), x.records_read, x.read_errors, x.replay_records, x.replay_ms);
 }
@@ -243,7 +276,12 @@ using status_store_actor =
                      caf::reacts_to<put_atom, std::vector<status_update>>,  // accept a batch
                      caf::replies_to<flush_atom>::with<ok_atom>>;           // all accepted before are resolved
 
-/// The status view's queries (store::view()): what the topic says, answered from the view.
+/// Where the status view publishes the events of what it reads once the replay is complete (the event
+/// hub of `status-store run`, or an embedder's actor): one message per batch of records or per tick.
+using status_event_sink_actor = caf::typed_actor<caf::reacts_to<events_atom, std::vector<status_event>>>;
+
+/// The status view's queries (store::view()): what the topic says, answered from the view; and its
+/// events, to a subscriber it monitors (forgotten when it exits).
 using status_view_actor = caf::typed_actor<
     caf::replies_to<await_atom>::with<ok_atom>,                                        // once the replay is complete
     caf::replies_to<get_atom, std::string>::with<connector_view>,                      // one connector
@@ -253,7 +291,9 @@ using status_view_actor = caf::typed_actor<
     caf::replies_to<get_atom, history_atom, std::string>::with<key_history>,           // a connector's transitions
     caf::replies_to<get_atom, history_atom, std::string, int32_t>::with<key_history>,  // a task's transitions
     caf::replies_to<get_atom, flapping_atom>::with<std::vector<flapping_key>>,         // the flapping keys
-    caf::replies_to<get_atom, history_atom, all_atom>::with<history_counts>>;  // per connector: the metrics' counts
+    caf::replies_to<get_atom, history_atom, all_atom>::with<history_counts>,  // per connector: the metrics' counts
+    caf::replies_to<get_atom, overview_atom>::with<view_overview>,            // the status page's view
+    caf::reacts_to<subscribe_atom, status_event_sink_actor>>;                 // publish live events there
 
 /// Metrics aggregation: combines what the write side and the read side publish into consistent
 /// snapshots.
@@ -321,6 +361,12 @@ using retry_scheduler_full_actor = retry_scheduler_actor::extend<caf::reacts_to<
 using alert_sender_actor =
     alert_sink_actor::extend<caf::reacts_to<posted_atom, uint64_t, alert_post_result>,  // how attempt n ended
                              caf::reacts_to<fire_atom, uint64_t>>;  // self: attempt n's backoff elapsed
+
+/// The event hub (actors/event_hub_actor.hpp): the view's events, formatted once and offered to every
+/// event stream that joined; streams join and leave from the HTTP listener's threads.
+using event_hub_actor =
+    status_event_sink_actor::extend<caf::reacts_to<join_atom, event_stream_port>,  // a stream opened
+                                    caf::reacts_to<leave_atom, uint64_t>>;         // stream n ended
 
 /// The status view: queries, the topic reader's feed, and its tick.
 using status_view_full_actor = status_view_actor::extend_with<status_feed_actor>::extend<

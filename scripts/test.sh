@@ -58,6 +58,10 @@ line_tables=-g1
 
 timed "install-deps" bash scripts/install-deps.sh
 [ "${SKIP_FUZZ:-0}" = 1 ] || timed "install-fuzz-deps" bash scripts/install-fuzz-deps.sh
+# The browser label's headless Chromium, ChromeDriver and Selenium (docs/testing.md#the-status-page-in-a-real-browser):
+# installed here, and required, so on CI a missing browser fails the browser test instead of skipping it.
+timed "install-browser-deps" bash scripts/install-browser-deps.sh >/dev/null
+export STATUS_STORE_REQUIRE_BROWSER=1
 
 echo "== format: every C++ file as .clang-format says (scripts/format.sh --check) =="
 timed "format check" bash scripts/format.sh --check

@@ -44,6 +44,8 @@ class history_keeper {
   std::optional<int64_t> next_due() const { return flap_.next_due(); }
 
   key_history history(std::string_view key) const;
+  /// Each key's last change (its newest transition's timestamp), in key order.
+  std::vector<key_change> last_changes() const { return history_.last_changes(); }
   /// The flapping keys in key order.
   std::vector<flapping_key> flapping() const;
   /// Transitions into FAILED of the connector and its tasks since start (0 when none).

@@ -71,6 +71,14 @@ std::vector<status_transition> status_history::of(std::string_view key) const {
   return out;
 }
 
+std::vector<key_change> status_history::last_changes() const {
+  std::vector<key_change> out;
+  out.reserve(keys_.size());
+  for (const auto& [key, entries] : keys_)
+    if (!entries.empty()) out.push_back({key, entries.back().transition.timestamp_ms});
+  return out;
+}
+
 std::optional<int64_t> status_history::reaches_back_to() const {
   std::optional<int64_t> oldest;
   for (const auto& [key, entries] : keys_)

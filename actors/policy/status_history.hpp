@@ -9,6 +9,7 @@
 // so that a full history costs amortised O(log n) per record, not a scan each.
 #include "messages/history.hpp"  // status_transition
 #include "messages/status.hpp"
+#include "messages/view_overview.hpp"  // key_change
 
 #include <cstdint>
 #include <deque>
@@ -39,6 +40,8 @@ class status_history {
   void erase(std::string_view key);
   /// The key's transitions, oldest first; empty when none is known.
   std::vector<status_transition> of(std::string_view key) const;
+  /// Each key's newest transition's timestamp (its last change as read), in key order.
+  std::vector<key_change> last_changes() const;
   /// The oldest transition's timestamp: how far back the history reaches; nullopt when empty.
   std::optional<int64_t> reaches_back_to() const;
 

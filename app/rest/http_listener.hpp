@@ -3,8 +3,11 @@
 // read whole, its body included, before the next one is parsed), the limits and TLS. Connections are
 // asynchronous, on an io_context of their own; handlers that may block (status queries) run on a
 // small worker pool, probes inline. Past the connection bounds a connection may only ask a probe
-// (the health lane), past that it gets an immediate 503. See docs/http-service.md.
+// (the health lane), past that it gets an immediate 503. A GET of the event stream becomes a stream of
+// its own (app/rest/event_stream_session.hpp), bounded in number and in what it may queue. See
+// docs/http-service.md.
 #include "config/defaults.hpp"
+#include "messages/event_stream_sink.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +28,14 @@ class context;
 
 namespace status_store {
 
+/// How many event streams may be open at once, what one may hold unwritten, and how often a quiet one
+/// says it is alive.
+struct event_stream_limits {
+  size_t max_open = defaults::http_max_event_streams;
+  size_t queue_bytes = defaults::http_event_stream_queue_bytes;
+  std::chrono::milliseconds heartbeat{defaults::http_event_stream_heartbeat_ms};
+};
+
 struct http_limits {
   size_t max_connections = defaults::http_max_connections;
   /// Connections one client address may hold; 0: three quarters of max_connections.
@@ -43,6 +54,8 @@ struct http_limits {
   size_t per_client_bound() const {
     return max_connections_per_client != 0 ? max_connections_per_client : std::max<size_t>(1, max_connections * 3 / 4);
   }
+
+  event_stream_limits event_streams;  // docs/http-service.md#the-event-stream
 };
 
 /// One request, read whole.
@@ -63,6 +76,18 @@ struct http_response {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra ones (CORS, WWW-Authenticate, ...)
+  /// A GET answered 200 with this becomes an event stream: the head is written, then whatever the
+  /// handlers' attach_event_stream source offers, until the client leaves or falls too far behind.
+  bool event_stream = false;
+};
+
+/// The event streams' counts (GET /status-store/v1/metrics shows them).
+struct event_stream_counts {
+  uint64_t open = 0;
+  uint64_t max = 0;
+  uint64_t opened_total = 0;
+  uint64_t refused_total = 0;  // past max_event_streams: a 503
+  uint64_t dropped_total = 0;  // closed for falling behind: the queue bound or the write timeout
 };
 
 struct http_handlers {
@@ -71,6 +96,9 @@ struct http_handlers {
   std::function<bool(std::string_view method, std::string_view target)> is_probe;
   /// Every request; for non-probes it runs on the worker pool and may block (bounded by its own timeouts).
   std::function<http_response(const http_request&)> handle;
+  /// Joins a new event stream's sink to the events' source and returns what ends its membership
+  /// (called once, when the stream ends). Unset: event streams end at once.
+  std::function<std::function<void()>(std::shared_ptr<event_stream_sink>)> attach_event_stream;
 };
 
 /// {"error_code":N,"message":"..."}: Connect's error body; bytes that are not UTF-8 become U+FFFD.
@@ -101,6 +129,9 @@ class http_listener {
 
   /// Connections answered with the overload 503 (or closed, on a TLS listener) so far.
   uint64_t shed_connections() const;
+
+  /// The event streams open now and counted so far; thread-safe.
+  event_stream_counts event_streams() const;
 
  private:
   struct impl;

@@ -65,6 +65,26 @@ void http_shared_state::release(connection_kind kind, const std::string& client)
   if (mine != per_client_.end() && --mine->second == 0) per_client_.erase(mine);
 }
 
+event_stream_ticket::~event_stream_ticket() {
+  if (state_) --state_->open_streams;
+}
+
+std::optional<event_stream_ticket> http_shared_state::admit_event_stream() {
+  for (uint64_t open = open_streams.load(); open < limits.event_streams.max_open;)
+    if (open_streams.compare_exchange_weak(open, open + 1)) {
+      ++streams_opened;
+      return event_stream_ticket{shared_from_this()};
+    }
+  ++streams_refused;
+  return std::nullopt;
+}
+
+void http_shared_state::note_stream_dropped(const std::string& client, std::string_view why) {
+  const uint64_t count = ++streams_dropped;
+  if ((count & (count - 1)) == 0)
+    component_logger("http")->warn("event stream of {} closed: {} ({} stream(s) dropped so far)", client, why, count);
+}
+
 // ---- the immediate 503 -----------------------------------------------------------------------------
 
 void shed_connection::run() {
@@ -243,6 +263,7 @@ void http_session<Stream>::dispatch(http_request request) {
 
 template <class Stream>
 void http_session<Stream>::respond(http_response response) {
+  if (response.event_stream && response.status == 200 && !head_) return start_event_stream(std::move(response));
   response_ = {};
   response_.version(11);
   response_.result(static_cast<unsigned>(response.status));

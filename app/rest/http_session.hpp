@@ -45,6 +45,18 @@ class connection_slot {
   std::string client_;
 };
 
+/// An event stream's claim on one of the listener's max_event_streams, given back when it ends.
+class event_stream_ticket {
+ public:
+  explicit event_stream_ticket(std::shared_ptr<http_shared_state> state) : state_{std::move(state)} {}
+  event_stream_ticket(event_stream_ticket&& other) noexcept = default;
+  event_stream_ticket& operator=(event_stream_ticket&&) = delete;
+  ~event_stream_ticket();
+
+ private:
+  std::shared_ptr<http_shared_state> state_;
+};
+
 /// What every connection of one listener shares: the limits, the handlers and the slot counts.
 struct http_shared_state : std::enable_shared_from_this<http_shared_state> {
   http_limits limits;
@@ -55,6 +67,13 @@ struct http_shared_state : std::enable_shared_from_this<http_shared_state> {
 
   /// Counts a connection answered with the overload 503 and logs the 1st, 2nd, 4th, 8th, ...
   void note_shed();
+
+  // The event streams: open now, and counted (http_listener::event_streams()).
+  std::atomic<uint64_t> open_streams{0}, streams_opened{0}, streams_refused{0}, streams_dropped{0};
+  /// A slot for one more event stream, or none past max_event_streams (counted as refused).
+  std::optional<event_stream_ticket> admit_event_stream();
+  /// Counts a stream closed for falling behind and logs the 1st, 2nd, 4th, 8th, ...
+  void note_stream_dropped(const std::string& client, std::string_view why);
 
   /// Decides what a new connection from `client` may do, and counts it.
   connection_slot admit(const std::string& client);
@@ -110,6 +129,9 @@ class http_session : public std::enable_shared_from_this<http_session<Stream>> {
   // ---- answering -----------------------------------------------------------------------------------
   void dispatch(http_request request);
   void respond(http_response response);
+  /// Hands the connection to an event stream (app/rest/event_stream_session.cpp), or answers a 503
+  /// past max_event_streams.
+  void start_event_stream(http_response response);
   void write_raw(const std::string& bytes, bool then_read_body);
   void on_written(error_code ec);
   void finish();

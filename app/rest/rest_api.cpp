@@ -2,11 +2,15 @@
 
 #include "app/connector_states.hpp"
 #include "app/history_format.hpp"
+#include "app/overview_json.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 #include "app/store/store.hpp"
 #include "app/topic_tracking_gate.hpp"
+#include "app/ui_assets.hpp"
 #include "config/logging.hpp"
+
+#include "caf/send.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -34,14 +38,29 @@ rest_api::rest_api(const worker_config& config, const rest_settings& settings, s
     : config_{config}, gate_{settings}, info_{std::move(info)} {}
 
 http_handlers rest_api::handlers() const {
-  return {&rest_api::is_probe, [this](const http_request& request) { return handle(request); }};
+  return {&rest_api::is_probe, [this](const http_request& request) { return handle(request); },
+          [this](std::shared_ptr<event_stream_sink> sink) { return attach_event_stream(std::move(sink)); }};
+}
+
+std::function<void()> rest_api::attach_event_stream(std::shared_ptr<event_stream_sink> sink) const {
+  if (store_.load(std::memory_order_acquire) == nullptr) return {};  // stopping: the stream just ends
+  const uint64_t id = next_stream_id_++;
+  caf::anon_send(hub_, join_atom_v, event_stream_port{id, std::move(sink)});
+  // A stream may end after detach() (its connection is destroyed with the listener): then the hub is
+  // gone or going, and nothing is sent.
+  return [this, id] {
+    if (store_.load(std::memory_order_acquire) != nullptr) caf::anon_send(hub_, leave_atom_v, id);
+  };
 }
 
 http_response rest_api::handle(const http_request& request) const {
   const bool probe = is_probe(request.method, request.target);
   if (auto refusal = gate_.refuse(request, probe)) return std::move(*refusal);
   http_response response;
-  const http_route route = route_http_request(request.method, request.target);
+  http_route route = route_http_request(request.method, request.target);
+  // GET / is Connect's ServerInfo, unless a browser asks for the page (app/ui_assets.hpp).
+  const bool root = route.endpoint == http_endpoint::root;
+  if (root && prefers_html(request.header("Accept"))) route.endpoint = http_endpoint::ui_page;
   try {
     response = serve(route, store_.load(std::memory_order_acquire));
   } catch (const std::exception& e) {
@@ -50,6 +69,7 @@ http_response rest_api::handle(const http_request& request) const {
     component_logger("http")->warn("{} {}: answered 503: {}", request.method, request.target, e.what());
     response = error_reply(503, "The status view did not answer in time; try again");
   }
+  if (root) response.headers.emplace_back("Vary", "Accept");
   gate_.decorate(request, response);
   return response;
 }
@@ -58,6 +78,8 @@ http_response rest_api::serve(const http_route& route, store* s) const {
   if (route.endpoint == http_endpoint::error) return error_reply(route.status, route.message);
   if (route.endpoint == http_endpoint::health) return health(s);
   if (route.endpoint == http_endpoint::healthz) return healthz(s);
+  if (route.endpoint == http_endpoint::ui_page) return ui_file("index.html");
+  if (route.endpoint == http_endpoint::ui_asset) return ui_file(route.asset);
   if (s == nullptr) return error_reply(503, "status-store is starting: the status topic is still being replayed");
   // topic.tracking.enable and topic.tracking.allow.reset: Connect's 403 before anything is looked up.
   if (const auto refusal =
@@ -84,6 +106,12 @@ http_response rest_api::serve(const http_route& route, store* s) const {
       return task_history(route, *s);
     case http_endpoint::flapping:
       return flapping(*s);
+    case http_endpoint::overview:
+      return overview(*s);
+    case http_endpoint::store_metrics:
+      return store_metrics(*s);
+    case http_endpoint::events:
+      return events();
     default:
       return error_reply(404, "HTTP 404 Not Found");
   }
@@ -195,6 +223,40 @@ http_response rest_api::task_history(const http_route& route, store& s) const {
 
 http_response rest_api::flapping(store& s) const {
   return json_reply(200, flapping_json(s.flapping(), config_.flap_threshold, config_.flap_window_ms));
+}
+
+http_response rest_api::overview(store& s) const {
+  return json_reply(200, overview_json(s.overview(), config_.flap_threshold, config_.flap_window_ms));
+}
+
+http_response rest_api::store_metrics(store& s) const {
+  return json_reply(200, store_metrics_json(s.metrics(), stream_counts_ ? stream_counts_() : event_stream_counts{}));
+}
+
+http_response rest_api::events() const {
+  // The listener turns this into a stream (app/rest/event_stream_session.hpp); the body is its first
+  // lines: reconnect after a second, and a comment so the client sees the stream open at once.
+  return {200,
+          "text/event-stream; charset=utf-8",
+          "retry: 1000\n: status-store events: one per status record read\n\n",
+          {{"Cache-Control", "no-store"}, {"X-Accel-Buffering", "no"}},
+          true};
+}
+
+http_response rest_api::ui_file(std::string_view name) const {
+  const auto asset = find_ui_asset(name);
+  if (!asset) return error_reply(404, "HTTP 404 Not Found");
+  // Names and traces on the page are anyone's bytes: it writes them as text only, and this policy
+  // forbids inline script and any origin but this one, should a bug ever let markup through.
+  return {200,
+          std::string{asset->content_type},
+          std::string{asset->body},
+          {{"Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"},
+           {"X-Content-Type-Options", "nosniff"},
+           {"Referrer-Policy", "no-referrer"},
+           {"Cache-Control", "no-cache"}}};
 }
 
 }  // namespace status_store

@@ -161,6 +161,9 @@ class store {
   /// Per connector with a status: its and its tasks' entries into FAILED since the store started, and
   /// how many of them flap now (what /metrics and the metrics reporter show), in name order.
   history_counts counts_by_connector();
+  /// What the status page shows, from one pass over the view: describe_all(), when each connector's
+  /// and task's status last changed, and flapping() (docs/http-service.md#the-status-page).
+  view_overview overview();
 
   /// How long each query waits for the view (default 5 s).
   void set_query_timeout(std::chrono::milliseconds timeout) { query_timeout_ = timeout; }

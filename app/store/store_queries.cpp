@@ -68,4 +68,9 @@ history_counts store::counts_by_connector() {
                                           all_atom::value);
 }
 
+view_overview store::overview() {
+  return request_or_throw<view_overview>(*system_, current(view_), request_timeout(query_timeout_), "overview query",
+                                         get_atom::value, overview_atom::value);
+}
+
 }  // namespace status_store

@@ -70,3 +70,15 @@ TEST(StaleUnassigned, AnUnassignedOfNoNewerGenerationOverARunningTaskIsIgnored) 
   EXPECT_FALSE(is_stale_unassigned(failed, 5, unassigned, 4));   // only over RUNNING
   EXPECT_FALSE(is_stale_unassigned(running, 5, paused, 4));      // only UNASSIGNED
 }
+
+TEST(FlapMarks, SaysWhichTaskStatusTheViewWouldNotApply) {
+  flap_marks marks{{3, 1000}};
+  EXPECT_FALSE(marks.is_stale(task0, task0_record_key, value(status_state::unassigned, 4)));  // unknown key
+  marks.status(task0, task0_record_key, value(status_state::running, 5), 0);
+  EXPECT_TRUE(marks.is_stale(task0, task0_record_key, value(status_state::unassigned, 4)));
+  EXPECT_TRUE(marks.is_stale(task0, task0_record_key, value(status_state::unassigned, 5)));
+  EXPECT_FALSE(marks.is_stale(task0, task0_record_key, value(status_state::unassigned, 6)));  // a newer generation
+  EXPECT_FALSE(marks.is_stale(task0, task0_record_key, value(status_state::failed, 4)));
+  marks.status(connector, connector_record_key, value(status_state::running, 5), 0);
+  EXPECT_FALSE(marks.is_stale(connector, connector_record_key, value(status_state::unassigned, 4)));  // tasks only
+}

@@ -185,3 +185,25 @@ TEST(HttpRoutes, OurHistoryAndFlappingEndpointsLiveUnderTheirOwnPrefix) {
   EXPECT_EQ(route_http_request("GET", "/status-store/v1/connectors/%FF/history").status, 400);
   EXPECT_FALSE(is_probe_request("GET", "/status-store/v1/flapping"));
 }
+
+TEST(HttpRoutes, TheStatusPageAndItsFeedsLiveUnderUiAndOurPrefix) {
+  EXPECT_EQ(route_http_request("GET", "/ui").endpoint, http_endpoint::ui_page);
+  EXPECT_EQ(route_http_request("GET", "/ui/").endpoint, http_endpoint::ui_page);
+  EXPECT_EQ(route_http_request("HEAD", "/ui?x=1").endpoint, http_endpoint::ui_page);
+  const auto asset = route_http_request("GET", "/ui/app.js");
+  EXPECT_EQ(asset.endpoint, http_endpoint::ui_asset);
+  EXPECT_EQ(asset.asset, "app.js");
+  EXPECT_EQ(route_http_request("GET", "/status-store/v1/events").endpoint, http_endpoint::events);
+  EXPECT_EQ(route_http_request("GET", "/status-store/v1/overview").endpoint, http_endpoint::overview);
+  EXPECT_EQ(route_http_request("GET", "/status-store/v1/metrics").endpoint, http_endpoint::store_metrics);
+  // GET / stays Connect's route; rest_api alone serves the page there, to a client that asks for HTML.
+  EXPECT_EQ(route_http_request("GET", "/").endpoint, http_endpoint::root);
+  for (const char* target : {"/ui/a/b", "/ui/app.js/x", "/status-store/v1/events/x", "/events", "/overview",
+                             "/status-store/v1/overview/x", "/UI"})
+    EXPECT_EQ(route_http_request("GET", target).status, 404) << target;
+  for (const char* target : {"/ui", "/ui/app.js", "/status-store/v1/events", "/status-store/v1/overview"})
+    EXPECT_EQ(route_http_request("POST", target).status, 405) << target;
+  EXPECT_EQ(route_http_request("GET", "/ui/%FF").status, 400);
+  EXPECT_FALSE(is_probe_request("GET", "/status-store/v1/events"));
+  EXPECT_FALSE(is_probe_request("GET", "/ui"));
+}

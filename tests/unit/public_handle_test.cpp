@@ -86,6 +86,13 @@ static_assert(converts_from<status_view_actor, status_view_full_actor>);
 static_assert(converts_from<retry_scheduler_actor, retry_scheduler_full_actor>);
 static_assert(!can_send<status_feed_actor, caf::reacts_to<tick_atom>>);
 
+// The event hub hears the view's events; the listener's threads send it join and leave. What the view
+// holds of it is the events alone.
+static_assert(converts_from<status_event_sink_actor, event_hub_actor>);
+static_assert(!can_send<status_event_sink_actor, caf::reacts_to<join_atom, event_stream_port>>);
+static_assert(caf::detail::tl_size<status_event_sink_actor::signatures>::value == 1);
+static_assert(can_send<status_view_actor, caf::reacts_to<subscribe_atom, status_event_sink_actor>>);
+
 }  // namespace
 
 TEST(PublicHandle, HoldsPutPutBatchAndFlushOnly) {
@@ -99,5 +106,6 @@ TEST(PublicHandle, PeersHoldOnlyWhatTheySend) {
   EXPECT_EQ(caf::detail::tl_size<delivery_sink_actor::signatures>::value, 2u);
   EXPECT_EQ(caf::detail::tl_size<retry_sink_actor::signatures>::value, 1u);
   EXPECT_EQ(caf::detail::tl_size<observation_sink_actor::signatures>::value, 1u);
-  EXPECT_EQ(caf::detail::tl_size<status_view_actor::signatures>::value, 9u);  // with history, flapping, counts
+  // with history, flapping, counts, the status page's overview and the event subscription
+  EXPECT_EQ(caf::detail::tl_size<status_view_actor::signatures>::value, 11u);
 }

@@ -54,6 +54,18 @@ TEST(StatusHistory, TotalCapDropsTheOldestOfAnyKey) {
   EXPECT_EQ(h.keys(), 5u);           // a key whose history went entirely is not kept empty
 }
 
+TEST(StatusHistory, EachKeysLastChangeIsItsNewestTransition) {
+  status_history h{{}};
+  EXPECT_TRUE(h.last_changes().empty());
+  h.record("task-b-0", at(status_state::running, 5));
+  h.record("task-a-0", at(status_state::running, 1));
+  h.record("task-a-0", at(status_state::failed, 3));
+  h.record("task-a-0", at(status_state::failed, 9));  // a repeat: not a change
+  EXPECT_EQ(h.last_changes(), (std::vector<key_change>{{"task-a-0", 3}, {"task-b-0", 5}}));
+  h.erase("task-a-0");
+  EXPECT_EQ(h.last_changes(), (std::vector<key_change>{{"task-b-0", 5}}));
+}
+
 TEST(StatusHistory, ATombstoneErasesTheKeysHistory) {
   status_history h{{}};
   h.record("a", at(status_state::running, 1));
