@@ -4,8 +4,10 @@
 // ServerInfo carries the mock cluster's id.
 #include "mock_store.hpp"
 
+#include "actors/event_hub_actor.hpp"
 #include "actors/kafka/mock_cluster.hpp"
 #include "app/rest/rest_api.hpp"
+#include "caf/send.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -50,7 +52,8 @@ TEST(RestHealth, StartingHealthyUnhealthyWhileBrokersAreDownThenHealthyAgain) {
   EXPECT_EQ(get(api, "/healthz").status, 200);
 
   store s{config};
-  api.attach(s);
+  const event_hub_actor hub = spawn_event_hub(s.view().home_system(), s.view());  // as `run` does
+  api.attach(s, hub);
   const http_response healthy = get(api, "/health");
   EXPECT_EQ(healthy.status, 200);
   EXPECT_EQ(healthy.body,
@@ -79,6 +82,7 @@ TEST(RestHealth, StartingHealthyUnhealthyWhileBrokersAreDownThenHealthyAgain) {
   EXPECT_EQ(again.status, 200) << again.body;
   EXPECT_TRUE(s.flush(30s));
   api.detach();
+  caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
   EXPECT_EQ(get(api, "/health").status, 503);
   s.stop();
 }
