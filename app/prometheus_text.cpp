@@ -47,9 +47,11 @@ std::string labelled_text(const std::vector<labelled_sample>& samples,
 
 }  // namespace
 
-std::string prometheus_text(const metrics_snapshot& snapshot) {
+std::string prometheus_text(const metrics_snapshot& snapshot) { return prometheus_text(metric_samples(snapshot)); }
+
+std::string prometheus_text(const std::vector<metric_sample>& samples) {
   std::string out;
-  for (const auto& m : metric_samples(snapshot)) {
+  for (const auto& m : samples) {
     std::string name{m.name};
     double value = m.value;
     // Prometheus wants base units: the two millisecond gauges become seconds.

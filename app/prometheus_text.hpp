@@ -3,6 +3,7 @@
 // names with '-' turned into '_', a HELP and a TYPE line each, counters ending in _total, times in
 // base units (seconds). And the per-state series of the status view, labelled as Strimzi's JMX rules
 // label Connect's. Pure functions.
+#include "app/store/metric_names.hpp"
 #include "messages/protocol.hpp"
 
 #include <string>
@@ -12,6 +13,9 @@
 namespace status_store {
 
 std::string prometheus_text(const metrics_snapshot& snapshot);
+
+/// The same for any table of unlabelled samples (also app/event_stream_metrics.hpp's).
+std::string prometheus_text(const std::vector<metric_sample>& samples);
 
 /// A label value as the text format wants it: backslash, double quote and newline escaped (a
 /// connector name is anyone's string), and a byte that is not UTF-8 as U+FFFD (the format is UTF-8).

@@ -1,6 +1,7 @@
 #include "app/rest/rest_api.hpp"
 
 #include "app/connector_states.hpp"
+#include "app/event_stream_metrics.hpp"
 #include "app/history_format.hpp"
 #include "app/overview_json.hpp"
 #include "app/prometheus_text.hpp"
@@ -196,12 +197,13 @@ http_response rest_api::reset_connector_topics(const http_route& route, store& s
 }
 
 http_response rest_api::metrics(store& s) const {
-  // The counters, then the per-state series from one pass over the view and the history's per
-  // connector from one more (both bounded by its keys).
+  // The counters, the event streams' counts, then the per-state series from one pass over the view
+  // and the history's per connector from one more (both bounded by its keys).
   return {200,
           "text/plain; version=0.0.4; charset=utf-8",
-          prometheus_text(s.metrics()) + prometheus_state_text(s.describe_all()) +
-              prometheus_history_text(s.counts_by_connector()),
+          prometheus_text(s.metrics()) +
+              prometheus_text(event_stream_samples(stream_counts_ ? stream_counts_() : event_stream_counts{})) +
+              prometheus_state_text(s.describe_all()) + prometheus_history_text(s.counts_by_connector()),
           {}};
 }
 

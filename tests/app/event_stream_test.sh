@@ -3,9 +3,9 @@
 # service on its embedded mock cluster with at most 3 event streams, statuses put by other processes.
 # The page and GET / by Accept; the stream's events equal `watch --json`'s lines and arrive within a
 # second; a quiet stream outlives the idle timeout; a fourth stream gets a 503; a reader that reads
-# nothing is dropped and counted while one that reads gets every event; the overview and metrics
-# documents; and over HTTPS with Basic auth, the page and the stream ask for credentials as the REST
-# endpoints do.
+# nothing is dropped and counted while one that reads gets every event (the counts also on /metrics);
+# the overview and metrics documents; and over HTTPS with Basic auth, the page and the stream ask for
+# credentials as the REST endpoints do.
 # Usage: event_stream_test.sh PATH/TO/status-store SOURCE_DIR
 set -uo pipefail
 bin=$1
@@ -23,6 +23,27 @@ fi
 url="http://127.0.0.1:$port"
 c=(--bootstrap-servers "$bs" --topic events-status --timeout 20)
 pids=()
+
+# stream_metrics OPEN OPENED REFUSED DROPPED: the event streams' families on /metrics, each a HELP line, its
+# TYPE line and its one sample with that value (opened so far: stream1, quiet, the 3 held, then stall and
+# good); prints the samples, else why not.
+stream_metrics() {
+  curl -s "$url/metrics" | python3 -c '
+import sys
+want = [("status_event_streams_open", "gauge", sys.argv[1]), ("status_event_streams_max", "gauge", "3"),
+        ("status_event_streams_opened_total", "counter", sys.argv[2]),
+        ("status_event_streams_refused_total", "counter", sys.argv[3]),
+        ("status_event_streams_dropped_total", "counter", sys.argv[4])]
+lines = sys.stdin.read().splitlines()
+for name, kind, value in want:
+    at = [i for i, line in enumerate(lines) if line.startswith(f"# HELP {name} ")]
+    assert len(at) == 1, f"{name}: {len(at)} HELP lines"
+    i = at[0]
+    assert lines[i + 1] == f"# TYPE {name} {kind}", lines[i + 1]
+    assert lines[i + 2] == f"{name} {value}", lines[i + 2]
+    print(lines[i + 2])
+' "$@"
+}
 
 # ---- the page ---------------------------------------------------------------------------------------
 check "GET /ui is the page" 0 '^200 text/html; charset=utf-8$' -- curl -s -o /dev/null -w '%{http_code} %{content_type}' "$url/ui"
@@ -74,6 +95,7 @@ for i in 1 2 3; do "${client[@]}" read "$url" 20 >"$tmp/held$i.out" & pids+=($!)
 for _ in $(seq 1 50); do [ "$(cat "$tmp"/held*.out 2>/dev/null | grep -c '"status": 200')" -ge 3 ] && break; sleep 0.1; done
 check "a fourth stream gets a 503 and why" 0 'too many event streams open \(3\)' -- "${client[@]}" read "$url" 5
 check "the metrics count the open streams and the refused one" 0 '"open":3,"max":3,"opened_total":[0-9]+,"refused_total":1,' -- curl -s "$url/status-store/v1/metrics"
+check "/metrics too, each family with its HELP and TYPE lines" 0 '^status_event_streams_refused_total 1$' -- stream_metrics 3 5 1 0
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 wait "${pids[@]}" 2>/dev/null
 pids=()
@@ -93,6 +115,8 @@ demo_read=$(curl -s "$url/status-store/v1/metrics" | python3 -c 'import json,sys
 wait "$stall"
 check "the reader that read nothing was closed" 0 '"closed": true' -- cat "$tmp/stall.out"
 check "and counted as dropped, the service's log saying why" 0 'dropped_total":1\}' -- curl -s "$url/status-store/v1/metrics"
+check "/metrics counts it dropped too, the reader that reads still open" 0 '^status_event_streams_dropped_total 1$' -- \
+  stream_metrics 1 7 1 1
 check "the log names the stream closed for falling behind" 0 'event stream of 127.0.0.1 closed' -- cat "$tmp/service.err"
 kill "$good" 2>/dev/null
 wait "$good" 2>/dev/null

@@ -1,7 +1,7 @@
 """What the browser tests share (tests/browser/, docs/testing.md#the-status-page-in-a-real-browser):
 Debian's headless Chromium driven by Selenium through Debian's chromedriver (no browser is downloaded),
 `status-store run` services started and stopped by PID, statuses written by other processes
-(`status-store put`, `status-store demo`), and small HTTP helpers."""
+(`status-store put`, `status-store demo`, fleet_writer), and small HTTP helpers."""
 import json
 import os
 import re
@@ -111,7 +111,7 @@ def click(driver, css, timeout=10):
 def run_tool(binary, *args, timeout=60):
     done = subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
-        raise AssertionError(f"{args[0]} exited {done.returncode}: {done.stdout[-1500:]} {done.stderr[-1500:]}")
+        raise AssertionError(f"{os.path.basename(binary)} {args[0]} exited {done.returncode}: {done.stdout[-1500:]} {done.stderr[-1500:]}")
     return done
 
 

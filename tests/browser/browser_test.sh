@@ -3,11 +3,12 @@
 # virtual environment scripts/install-browser-deps.sh makes (tests/browser/status_page_test.py).
 # Without a browser it prints why and exits 77, which CTest reports as skipped, never as passed; with
 # STATUS_STORE_REQUIRE_BROWSER=1 (scripts/test.sh, so CI) a missing browser fails the test instead.
-# Usage: browser_test.sh PATH/TO/status-store SOURCE_DIR BUILD_DIR
+# Usage: browser_test.sh PATH/TO/status-store SOURCE_DIR BUILD_DIR PATH/TO/browser_fleet_writer
 set -uo pipefail
 bin=$1
 src=$2
 build=$3
+fleet_writer=$4
 python=${STATUS_STORE_BROWSER_PYTHON:-${STATUS_STORE_CACHE:-$HOME/.cache/status-store}/browser-venv/bin/python}
 missing=""
 [ -x /usr/bin/chromium ] || missing+=" /usr/bin/chromium (Debian's chromium)"
@@ -23,4 +24,4 @@ if [ -n "$missing" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cd "$src/tests/browser" && "$python" status_page_test.py "$bin" "$work" --screenshot "$build/status-page-test.png"
+cd "$src/tests/browser" && "$python" status_page_test.py "$bin" "$work" --fleet-writer "$fleet_writer" --screenshot "$build/status-page-test.png"

@@ -1,9 +1,11 @@
 // What the executable serves: Connect's REST shapes and the Prometheus text.
+#include "app/event_stream_metrics.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace status_store;
@@ -114,4 +116,20 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
         line.rfind("# TYPE ", 0) == 0 ? line.substr(7, line.find(' ', 7) - 7) : line.substr(0, line.find(' '));
     EXPECT_EQ(name.find('-'), std::string::npos) << line;
   }
+}
+
+TEST(PrometheusText, TheEventStreamsCountsAsGaugesAndCounters) {
+  const std::string text = prometheus_text(event_stream_samples(event_stream_counts{2, 32, 9, 4, 3}));
+  EXPECT_NE(text.find("# HELP status_event_streams_open Event streams (GET /status-store/v1/events) open now\n"
+                      "# TYPE status_event_streams_open gauge\n"
+                      "status_event_streams_open 2\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_event_streams_max gauge\nstatus_event_streams_max 32\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_event_streams_opened_total counter\nstatus_event_streams_opened_total 9\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_event_streams_refused_total counter\nstatus_event_streams_refused_total 4\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_event_streams_dropped_total counter\nstatus_event_streams_dropped_total 3\n"),
+            std::string::npos);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 15);  // five families, three lines each
 }
