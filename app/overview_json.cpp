@@ -65,19 +65,24 @@ std::string overview_json(const view_overview& overview, int32_t flap_threshold,
                    {"flap", {{"threshold", flap_threshold}, {"window_ms", flap_window_ms}}}});
 }
 
-std::string store_metrics_json(const metrics_snapshot& snapshot, const event_stream_counts& streams) {
+std::string store_metrics_json(const metrics_snapshot& snapshot, const listener_counts& listener) {
   json metrics = json::object();
   for (const auto& m : metric_samples(snapshot)) {
     const bool whole = std::isfinite(m.value) && std::floor(m.value) == m.value && std::fabs(m.value) < 9.0e15;
     metrics[std::string{m.name}] = whole ? json(static_cast<int64_t>(m.value)) : json(m.value);
   }
   return dump(json{{"metrics", std::move(metrics)},
+                   {"connections",
+                    {{"open", listener.connections_open},
+                     {"max", listener.connections_max},
+                     {"health_lane_open", listener.health_lane_open},
+                     {"shed_total", listener.shed_total}}},
                    {"event_streams",
-                    {{"open", streams.open},
-                     {"max", streams.max},
-                     {"opened_total", streams.opened_total},
-                     {"refused_total", streams.refused_total},
-                     {"dropped_total", streams.dropped_total}}}});
+                    {{"open", listener.streams_open},
+                     {"max", listener.streams_max},
+                     {"opened_total", listener.streams_opened_total},
+                     {"refused_total", listener.streams_refused_total},
+                     {"dropped_total", listener.streams_dropped_total}}}});
 }
 
 }  // namespace status_store

@@ -25,6 +25,6 @@ namespace status_store {
 
 std::string overview_json(const view_overview& overview, int32_t flap_threshold, int64_t flap_window_ms);
 
-std::string store_metrics_json(const metrics_snapshot& snapshot, const event_stream_counts& streams);
+std::string store_metrics_json(const metrics_snapshot& snapshot, const listener_counts& listener);
 
 }  // namespace status_store

@@ -14,7 +14,7 @@ namespace status_store {
 
 std::string prometheus_text(const metrics_snapshot& snapshot);
 
-/// The same for any table of unlabelled samples (also app/event_stream_metrics.hpp's).
+/// The same for any table of unlabelled samples (also app/listener_metrics.hpp's).
 std::string prometheus_text(const std::vector<metric_sample>& samples);
 
 /// A label value as the text format wants it: backslash, double quote and newline escaped (a

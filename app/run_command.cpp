@@ -72,7 +72,7 @@ int run(const run_options& options) {
   const http_limits limits = limits_of(options);
   rest_api api{config, rest, {STATUS_STORE_VERSION, STATUS_STORE_COMMIT}};
   http_listener http{limits, api.handlers()};
-  api.set_event_stream_counts([&http] { return http.event_streams(); });
+  api.set_listener_counts([&http] { return http.counts(); });
   const std::vector<std::string> urls = bind_listeners(http, listeners, rest);
   http.start();
   log->info(

@@ -175,12 +175,18 @@ void http_listener::stop() {
   }
 }
 
-uint64_t http_listener::shed_connections() const { return impl_->shared->shed.load(); }
-
-event_stream_counts http_listener::event_streams() const {
+listener_counts http_listener::counts() const {
   const auto& shared = *impl_->shared;
-  return {shared.open_streams.load(), shared.limits.event_streams.max_open, shared.streams_opened.load(),
-          shared.streams_refused.load(), shared.streams_dropped.load()};
+  const auto [regular, lane] = shared.open_connections();
+  return {regular,
+          shared.limits.max_connections,
+          lane,
+          shared.shed.load(),
+          shared.open_streams.load(),
+          shared.limits.event_streams.max_open,
+          shared.streams_opened.load(),
+          shared.streams_refused.load(),
+          shared.streams_dropped.load()};
 }
 
 }  // namespace status_store

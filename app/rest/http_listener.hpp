@@ -81,13 +81,18 @@ struct http_response {
   bool event_stream = false;
 };
 
-/// The event streams' counts (GET /status-store/v1/metrics shows them).
-struct event_stream_counts {
-  uint64_t open = 0;
-  uint64_t max = 0;
-  uint64_t opened_total = 0;
-  uint64_t refused_total = 0;  // past max_event_streams: a 503
-  uint64_t dropped_total = 0;  // closed for falling behind: the queue bound or the write timeout
+/// What the listener counts: its connections and its event streams (GET /metrics and
+/// GET /status-store/v1/metrics show them; app/listener_metrics.hpp).
+struct listener_counts {
+  uint64_t connections_open = 0;  // holding a regular slot (event streams included)
+  uint64_t connections_max = 0;
+  uint64_t health_lane_open = 0;  // past a bound, allowed one health check
+  uint64_t shed_total = 0;        // answered with the overload 503 (or closed, on a TLS listener)
+  uint64_t streams_open = 0;      // event streams
+  uint64_t streams_max = 0;
+  uint64_t streams_opened_total = 0;
+  uint64_t streams_refused_total = 0;  // past max_event_streams: a 503
+  uint64_t streams_dropped_total = 0;  // closed for falling behind: the queue bound or the write timeout
 };
 
 struct http_handlers {
@@ -127,11 +132,8 @@ class http_listener {
   /// Closes the listening sockets and every connection, and joins the threads. Idempotent.
   void stop();
 
-  /// Connections answered with the overload 503 (or closed, on a TLS listener) so far.
-  uint64_t shed_connections() const;
-
-  /// The event streams open now and counted so far; thread-safe.
-  event_stream_counts event_streams() const;
+  /// The connections and event streams open now and counted so far; thread-safe.
+  listener_counts counts() const;
 
  private:
   struct impl;

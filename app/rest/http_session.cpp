@@ -54,6 +54,11 @@ connection_slot http_shared_state::admit(const std::string& client) {
   return connection_slot{kind == connection_kind::refused ? nullptr : shared_from_this(), kind, client};
 }
 
+std::pair<uint64_t, uint64_t> http_shared_state::open_connections() const {
+  std::lock_guard lock{mutex_};
+  return {regular_, lane_};
+}
+
 void http_shared_state::release(connection_kind kind, const std::string& client) {
   std::lock_guard lock{mutex_};
   if (kind == connection_kind::health_only) {

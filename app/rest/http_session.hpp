@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 namespace status_store {
 
@@ -68,7 +69,7 @@ struct http_shared_state : std::enable_shared_from_this<http_shared_state> {
   /// Counts a connection answered with the overload 503 and logs the 1st, 2nd, 4th, 8th, ...
   void note_shed();
 
-  // The event streams: open now, and counted (http_listener::event_streams()).
+  // The event streams: open now, and counted (http_listener::counts()).
   std::atomic<uint64_t> open_streams{0}, streams_opened{0}, streams_refused{0}, streams_dropped{0};
   /// A slot for one more event stream, or none past max_event_streams (counted as refused).
   std::optional<event_stream_ticket> admit_event_stream();
@@ -77,10 +78,12 @@ struct http_shared_state : std::enable_shared_from_this<http_shared_state> {
 
   /// Decides what a new connection from `client` may do, and counts it.
   connection_slot admit(const std::string& client);
+  /// Regular connections and health-lane connections open now.
+  std::pair<uint64_t, uint64_t> open_connections() const;
   void release(connection_kind kind, const std::string& client);
 
  private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   size_t regular_ = 0, lane_ = 0;
   std::map<std::string, size_t> per_client_;  // regular connections by client address
 };

@@ -1,8 +1,8 @@
 #include "app/rest/rest_api.hpp"
 
 #include "app/connector_states.hpp"
-#include "app/event_stream_metrics.hpp"
 #include "app/history_format.hpp"
+#include "app/listener_metrics.hpp"
 #include "app/overview_json.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
@@ -202,7 +202,7 @@ http_response rest_api::metrics(store& s) const {
   return {200,
           "text/plain; version=0.0.4; charset=utf-8",
           prometheus_text(s.metrics()) +
-              prometheus_text(event_stream_samples(stream_counts_ ? stream_counts_() : event_stream_counts{})) +
+              prometheus_text(listener_samples(listener_counts_ ? listener_counts_() : listener_counts{})) +
               prometheus_state_text(s.describe_all()) + prometheus_history_text(s.counts_by_connector()),
           {}};
 }
@@ -232,7 +232,7 @@ http_response rest_api::overview(store& s) const {
 }
 
 http_response rest_api::store_metrics(store& s) const {
-  return json_reply(200, store_metrics_json(s.metrics(), stream_counts_ ? stream_counts_() : event_stream_counts{}));
+  return json_reply(200, store_metrics_json(s.metrics(), listener_counts_ ? listener_counts_() : listener_counts{}));
 }
 
 http_response rest_api::events() const {

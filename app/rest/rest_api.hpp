@@ -51,7 +51,7 @@ class rest_api {
 
   /// Where GET /status-store/v1/metrics reads the event streams' counts (the listener's). Set before
   /// the listener starts.
-  void set_event_stream_counts(std::function<event_stream_counts()> counts) { stream_counts_ = std::move(counts); }
+  void set_listener_counts(std::function<listener_counts()> counts) { listener_counts_ = std::move(counts); }
 
  private:
   http_response serve(const http_route& route, store* s) const;
@@ -84,7 +84,7 @@ class rest_api {
   server_info info_;
   std::atomic<store*> store_{nullptr};
   event_hub_actor hub_;  // set by attach() before store_, reset by detach()
-  std::function<event_stream_counts()> stream_counts_;
+  std::function<listener_counts()> listener_counts_;
   mutable std::atomic<uint64_t> next_stream_id_{1};
 };
 

@@ -3,7 +3,8 @@
 # 100 slow/idle connections while /healthz and a status query are answered within 1 s, keep-alive
 # latency, bad UTF-8 and broken escapes in every path segment, a 100 KB path, multi-range headers,
 # junk request lines (4xx or closed, never 5xx), the idle timeout, and the 503 beyond
-# --max-connections. Then a graceful SIGTERM with 50 half-sent requests open.
+# --max-connections, counted on /metrics with every slot given back. Then a graceful SIGTERM with 50
+# half-sent requests open.
 # Usage: http_hardening_test.sh PATH/TO/status-store SOURCE_DIR
 set -uo pipefail
 bin=$1
@@ -30,6 +31,20 @@ echo "$out" | sed 's/^/     /'
 
 if kill -0 "$service_pid" 2>/dev/null; then ok "the service is still running"; else fail "the service is still running" "$(tail -20 "$tmp/service.err")"; fi
 if grep -q "connection(s) refused with 503" "$tmp/service.err"; then ok "refused connections are logged"; else fail "refused connections are logged" "$(tail -5 "$tmp/service.err")"; fi
+# ... and counted, and every slot the abuse took is given back: the scrape's own connection is the one open.
+listener_metrics=""
+for _ in $(seq 1 50); do
+  listener_metrics=$(curl -s "http://127.0.0.1:$port/metrics" | grep -E '^status_http_(connections_open|health_lane_open|connections_shed_total) ')
+  echo "$listener_metrics" | grep -qx 'status_http_connections_open 1' && echo "$listener_metrics" | grep -qx 'status_http_health_lane_open 0' && break
+  sleep 0.1
+done
+shed=$(echo "$listener_metrics" | sed -n 's/^status_http_connections_shed_total //p')
+if echo "$listener_metrics" | grep -qx 'status_http_connections_open 1' && echo "$listener_metrics" | grep -qx 'status_http_health_lane_open 0' &&
+  [ "${shed:-0}" -ge 1 ]; then
+  ok "/metrics counts the refused connections ($shed) and every slot is given back"
+else
+  fail "/metrics counts the refused connections and every slot is given back" "$listener_metrics"
+fi
 # 50 connections with half-sent requests must not hold up a graceful stop.
 python3 -c '
 import socket, sys, time

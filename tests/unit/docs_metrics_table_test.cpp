@@ -1,8 +1,8 @@
 // docs/metrics.md's table names every metric the code reports (app/store/metric_names.hpp, the one
 // table the Prometheus text, the CLI and the metrics reporter come from, and its second one of labelled
-// per-state families; and the event streams' of `run`, app/event_stream_metrics.hpp) with its kind, and
+// per-state families; and the event streams' of `run`, app/listener_metrics.hpp) with its kind, and
 // no other.
-#include "app/event_stream_metrics.hpp"
+#include "app/listener_metrics.hpp"
 #include "app/store/metric_names.hpp"
 
 #include <gtest/gtest.h>
@@ -65,6 +65,6 @@ TEST(DocsMetrics, TheTableListsEveryMetricOfTheCodeWithItsKindAndNoOther) {
   for (const auto& m : status_store::metric_samples(status_store::metrics_snapshot{}))
     in_code[std::string{m.name}] = std::string{m.kind};
   for (const auto& m : status_store::labelled_metrics) in_code[std::string{m.name}] = std::string{m.kind};
-  for (const auto& m : status_store::event_stream_samples({})) in_code[std::string{m.name}] = std::string{m.kind};
+  for (const auto& m : status_store::listener_samples({})) in_code[std::string{m.name}] = std::string{m.kind};
   EXPECT_EQ(documented_metrics(), in_code);
 }

@@ -1,5 +1,5 @@
 // What the executable serves: Connect's REST shapes and the Prometheus text.
-#include "app/event_stream_metrics.hpp"
+#include "app/listener_metrics.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
 
@@ -118,8 +118,8 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
   }
 }
 
-TEST(PrometheusText, TheEventStreamsCountsAsGaugesAndCounters) {
-  const std::string text = prometheus_text(event_stream_samples(event_stream_counts{2, 32, 9, 4, 3}));
+TEST(PrometheusText, TheListenersConnectionsAndEventStreamsAsGaugesAndCounters) {
+  const std::string text = prometheus_text(listener_samples(listener_counts{120, 256, 7, 11, 2, 32, 9, 4, 3}));
   EXPECT_NE(text.find("# HELP status_event_streams_open Event streams (GET /status-store/v1/events) open now\n"
                       "# TYPE status_event_streams_open gauge\n"
                       "status_event_streams_open 2\n"),
@@ -131,5 +131,13 @@ TEST(PrometheusText, TheEventStreamsCountsAsGaugesAndCounters) {
             std::string::npos);
   EXPECT_NE(text.find("# TYPE status_event_streams_dropped_total counter\nstatus_event_streams_dropped_total 3\n"),
             std::string::npos);
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 15);  // five families, three lines each
+  EXPECT_NE(text.find("# TYPE status_http_connections_open gauge\nstatus_http_connections_open 120\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_http_connections_max gauge\nstatus_http_connections_max 256\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_http_health_lane_open gauge\nstatus_http_health_lane_open 7\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE status_http_connections_shed_total counter\nstatus_http_connections_shed_total 11\n"),
+            std::string::npos);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 27);  // nine families, three lines each
 }

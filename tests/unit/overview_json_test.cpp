@@ -40,13 +40,13 @@ TEST(OverviewJson, NamesThatAreNotUtf8StayValidJson) {
   EXPECT_EQ(parsed["connectors"][0]["name"], "bad\xEF\xBF\xBD<img src=x onerror=alert(1)>");
 }
 
-TEST(OverviewJson, TheMetricsDocumentHasEveryMetricAndTheEventStreams) {
+TEST(OverviewJson, TheMetricsDocumentHasEveryMetricTheConnectionsAndTheEventStreams) {
   metrics_snapshot m;
   m.counters.success = 4;
   m.counters.retry = 2;
   m.counters.ack_latency_p50_us = 1500;  // 1.5 ms: not a whole number
   m.oldest_unacked_age_ms = 7;
-  const auto j = nlohmann::json::parse(store_metrics_json(m, event_stream_counts{1, 32, 3, 4, 5}));
+  const auto j = nlohmann::json::parse(store_metrics_json(m, listener_counts{120, 256, 7, 11, 1, 32, 3, 4, 5}));
   EXPECT_EQ(j["metrics"].size(), metric_samples(m).size());
   EXPECT_EQ(j["metrics"]["status-update-success-total"], 4);
   EXPECT_TRUE(j["metrics"]["status-update-success-total"].is_number_integer());
@@ -54,6 +54,7 @@ TEST(OverviewJson, TheMetricsDocumentHasEveryMetricAndTheEventStreams) {
   EXPECT_EQ(j["metrics"]["status-update-failure-total"], 0);
   EXPECT_EQ(j["metrics"]["status-update-oldest-unacked-age-ms"], 7);
   EXPECT_DOUBLE_EQ(j["metrics"]["status-update-ack-latency-p50-ms"].get<double>(), 1.5);
+  EXPECT_EQ(j["connections"], nlohmann::json::parse(R"({"open":120,"max":256,"health_lane_open":7,"shed_total":11})"));
   EXPECT_EQ(j["event_streams"],
             nlohmann::json::parse(R"({"open":1,"max":32,"opened_total":3,"refused_total":4,"dropped_total":5})"));
 }
