@@ -99,7 +99,7 @@ check "/metrics too, each family with its HELP and TYPE lines" 0 '^status_event_
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 wait "${pids[@]}" 2>/dev/null
 pids=()
-for _ in $(seq 1 50); do curl -s "$url/status-store/v1/metrics" | grep -q '"open":0' && break; sleep 0.1; done
+for _ in $(seq 1 50); do grep -q '"open":0' <<<"$(curl -s "$url/status-store/v1/metrics")" && break; sleep 0.1; done
 check "closed streams give their slots back" 0 '"open":0,' -- curl -s "$url/status-store/v1/metrics"
 
 # ---- a reader that reads nothing is dropped and counted; one that reads gets everything -----------------

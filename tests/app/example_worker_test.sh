@@ -30,7 +30,8 @@ echo "public headers: ${#headers[@]} installed, each compiles alone, none includ
 libs=$(cd "$tmp/prefix" && find . -name '*.a' -printf '%f\n' | sort | tr '\n' ' ')
 [ "$libs" = "libstatus_store.a libstatus_store_actors.a libstatus_store_core.a " ] ||
   { echo "installed libraries: $libs (want the facade, the actors and the core)" >&2; exit 1; }
-if nm -C "$tmp"/prefix/lib*/libstatus_store*.a 2>/dev/null | grep -q ' T status_store::route_http_request'; then
+# grep without -q reads to the end: an early exit would SIGPIPE nm and, under pipefail, hide the match.
+if nm -C "$tmp"/prefix/lib*/libstatus_store*.a 2>/dev/null | grep ' T status_store::route_http_request' >/dev/null; then
   echo "an installed library defines the REST routing" >&2
   exit 1
 fi

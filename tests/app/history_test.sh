@@ -80,7 +80,7 @@ check "list --flapping with --state is a usage error" 2 "--flapping" -- "$bin" l
 # ---- REST, under /status-store/v1/ -------------------------------------------------------------------
 # The service's view reads the puts back on its own: wait until it shows the last one.
 for _ in $(seq 1 50); do
-  curl -s "$url/status-store/v1/flapping" | grep -q '"status-task-hist-src-0"' && break
+  grep -q '"status-task-hist-src-0"' <<<"$(curl -s "$url/status-store/v1/flapping")" && break
   sleep 0.1
 done
 body=$(curl -s -w ' %{http_code}' "$url/status-store/v1/connectors/hist-src/tasks/0/history")
@@ -156,7 +156,8 @@ if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ]; then ok "both watchers stop on SIGTERM 
 # ---- a connector tombstone takes the history and the series away -----------------------------------
 check "delete connector hist-src" 0 "acknowledged" -- "$bin" delete connector hist-src "${c[@]}"
 for _ in $(seq 1 50); do
-  curl -s "$url/metrics" | grep -q 'connector="hist-src"' || break
+  # Not `curl | grep -q`: under pipefail, curl's SIGPIPE when grep stops early would end the wait.
+  grep -q 'connector="hist-src"' <<<"$(curl -s "$url/metrics")" || break
   sleep 0.1
 done
 metrics=$(curl -sf "$url/metrics")

@@ -20,7 +20,7 @@ ok "service starts"
 c=(--bootstrap-servers "$bs" --topic framing-status --timeout 20)
 check "put the connector" 0 "acknowledged" -- "$bin" put connector my-src --state RUNNING --worker-id w1:8083 "${c[@]}"
 check "put its topic" 0 "acknowledged" -- "$bin" put topic my-src orders "${c[@]}"
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/connectors/my-src/topics" | grep -q orders && break; sleep 0.1; done
+for _ in $(seq 1 50); do grep -q orders <<<"$(curl -sf "http://127.0.0.1:$port/connectors/my-src/topics")" && break; sleep 0.1; done
 
 if out=$(timeout 300 python3 "$src/tests/app/http_framing.py" 127.0.0.1 "$port" 2>&1); then
   ok "http_framing.py"

@@ -146,7 +146,7 @@ check "GET /healthz" 0 '"status":"ok"' -- curl -sf "$url/healthz"
 # A connector name is anyone's string: one with a quote and a backslash must come out escaped, and
 # the whole page must still parse.
 check "put a connector whose name has a quote and a backslash" 0 "acknowledged" -- "$bin" put connector 'we"ird\x' --state FAILED --worker-id w1:8083 --generation 1 "${c[@]}"
-for _ in $(seq 1 50); do curl -s "$url/metrics" | grep -qF 'connector="we\"ird\\x"' && break; sleep 0.1; done
+for _ in $(seq 1 50); do grep -qF 'connector="we\"ird\\x"' <<<"$(curl -s "$url/metrics")" && break; sleep 0.1; done
 metrics=$(curl -sf "$url/metrics")
 check "/metrics escapes the label value" 0 '^status_connector_status\{connector="we\\"ird\\\\x",state="failed"\} 1$' -- printf '%s\n' "$metrics"
 if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
