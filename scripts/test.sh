@@ -69,7 +69,8 @@ echo "== house rules: function and file sizes, README length, duplicates (script
 timed "house rules" bash scripts/check-house.sh
 
 echo "== build (RelWithDebInfo, -O1 $line_tables) =="
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# No benchmark harness: no test runs it, and scripts/bench.sh builds its own (-O2, build-release).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTATUS_STORE_BENCH=OFF \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 $line_tables -DNDEBUG" >/dev/null
 timed "build" cmake --build build -j2
 
@@ -129,16 +130,15 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ] && [ "${SKIP_TSAN:-0}" != 1 ]; then
-  # Only the tests with more than one thread: unit_thread_tests (the ingest table's callers) and the
-  # integration tests (CAF's scheduler, librdkafka's threads, the facade). The other unit tests, the TLS
-  # handshakes and the actor and sim tests (every actor in the test's one thread, on CAF's test
-  # coordinator) run in one thread, where ThreadSanitizer has nothing to find; they are not built there,
-  # so `-L unit` selects unit_thread_tests' tests (and the two script entries of the label).
+  # Only the tests with more than one thread: unit_thread_tests (the ingest table's callers, label `threads`)
+  # and the integration tests (CAF's scheduler, librdkafka's threads, the facade). The other unit tests, the
+  # TLS handshakes and the actor and sim tests (every actor in the test's one thread, on CAF's test
+  # coordinator) run in one thread, where ThreadSanitizer has nothing to find, and are not built there.
   # The first report ends its test with exit code 66; the suppressions cover third-party code only
   # (tests/sanitizers/tsan.supp, each explained there).
   echo "== sanitizers: the threaded unit tests and the integration tests under ThreadSanitizer =="
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1" \
-    timed "TSan: tests" ctest --test-dir build-tsan -j2 --output-on-failure -L '^(unit|integration)$' \
+    timed "TSan: tests" ctest --test-dir build-tsan -j2 --output-on-failure -L '^(threads|integration)$' \
     --no-tests=error --timeout 900
 fi
 

@@ -26,7 +26,7 @@ properties worker(std::initializer_list<std::pair<const std::string, std::string
   return props;
 }
 
-std::optional<config_error> error_for(const properties& props) {
+std::optional<config_error> parse_error_for(const properties& props) {
   try {
     parse_worker_config(props);
   } catch (const config_error& error) {
@@ -110,7 +110,7 @@ TEST(SecuritySettings, JksAndPkcs12TruststoresAreRefusedSayingWhatToUse) {
     properties props =
         worker({{"ssl.truststore.location", "/etc/kafka/truststore.jks"}, {"ssl.truststore.password", "changeit"}});
     if (!type.empty()) props["ssl.truststore.type"] = type;
-    const auto error = error_for(props);
+    const auto error = parse_error_for(props);
     ASSERT_TRUE(error) << type;
     EXPECT_EQ(error->property(), "ssl.truststore.location");
     EXPECT_EQ(error->value(), "/etc/kafka/truststore.jks");
@@ -138,7 +138,7 @@ TEST(SecuritySettings, KeystoreTypes) {
       parse_worker_config(worker({{"ssl.keystore.certificate.chain", "CERT"}, {"ssl.keystore.key", "KEY"}}));
   EXPECT_EQ(pem.security_settings, (settings_map{{"ssl.certificate.pem", "CERT"}, {"ssl.key.pem", "KEY"}}));
   for (const char* type : {"JKS", "PEM", "BKS"}) {
-    const auto error = error_for(worker({{"ssl.keystore.type", type}, {"ssl.keystore.location", "/c"}}));
+    const auto error = parse_error_for(worker({{"ssl.keystore.type", type}, {"ssl.keystore.location", "/c"}}));
     ASSERT_TRUE(error) << type;
     EXPECT_EQ(error->property(), "ssl.keystore.type") << type;
   }
@@ -151,7 +151,7 @@ TEST(SecuritySettings, EndpointIdentification) {
   EXPECT_EQ(parse_worker_config(worker({{"ssl.endpoint.identification.algorithm", "HTTPS"}}))
                 .security_settings.at("ssl.endpoint.identification.algorithm"),
             "https");
-  const auto error = error_for(worker({{"ssl.endpoint.identification.algorithm", "ldaps"}}));
+  const auto error = parse_error_for(worker({{"ssl.endpoint.identification.algorithm", "ldaps"}}));
   ASSERT_TRUE(error);
   EXPECT_EQ(error->property(), "ssl.endpoint.identification.algorithm");
 }
@@ -192,7 +192,7 @@ TEST(SecuritySettings, InvalidSettingsNameThePropertyTheValueAndTheRule) {
        "Invalid value P12 for configuration ssl.truststore.type: Must be one of JKS, PKCS12, PEM"},
   };
   for (const auto& c : cases) {
-    const auto error = error_for(c.props);
+    const auto error = parse_error_for(c.props);
     ASSERT_TRUE(error) << c.message;
     EXPECT_EQ(std::string{error->what()}, c.message);
     EXPECT_EQ(std::string{error->what()}.find("alice-secret"), std::string::npos);

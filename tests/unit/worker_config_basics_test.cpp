@@ -122,7 +122,7 @@ TEST(WorkerConfigTopic, MissingTopicUsesConnectsSentenceAndNamesTheProperty) {
 
 TEST(WorkerConfigTopic, BlankTopicUsesConnectsSentenceAndNamesTheProperty) {
   for (const std::string blank : {"", " ", "\t  \f"}) {
-    const auto error = error_for({{topic_key, blank}});
+    const auto error = error_for({{topic_setting, blank}});
     ASSERT_TRUE(error);
     EXPECT_EQ(error->what(), missing_topic);
     EXPECT_EQ(error->property(), "status.storage.topic");
@@ -130,30 +130,30 @@ TEST(WorkerConfigTopic, BlankTopicUsesConnectsSentenceAndNamesTheProperty) {
 }
 
 TEST(WorkerConfigTopic, TopicIsTrimmed) {
-  EXPECT_EQ(parse_worker_config({{topic_key, "  connect-status \t"}}).status_topic, "connect-status");
+  EXPECT_EQ(parse_worker_config({{topic_setting, "  connect-status \t"}}).status_topic, "connect-status");
 }
 
 TEST(WorkerConfigTopic, LegalTopicNames) {
   const std::vector<std::string> names{"a", "connect-status", "Connect_Status.v2", std::string(249, 'x')};
   for (const std::string& name : names) {
-    EXPECT_EQ(parse_worker_config({{topic_key, name}}).status_topic, name);
+    EXPECT_EQ(parse_worker_config({{topic_setting, name}}).status_topic, name);
   }
 }
 
 TEST(WorkerConfigTopic, IllegalTopicNamesUseKafkasRules) {
-  auto error = error_for({{topic_key, "."}});
+  auto error = error_for({{topic_setting, "."}});
   ASSERT_TRUE(error);
   EXPECT_EQ(error->rule(), "Topic name cannot be \".\" or \"..\"");
-  error = error_for({{topic_key, ".."}});
+  error = error_for({{topic_setting, ".."}});
   ASSERT_TRUE(error);
   EXPECT_EQ(error->rule(), "Topic name cannot be \".\" or \"..\"");
 
   const std::string too_long(250, 'x');
-  error = error_for({{topic_key, too_long}});
+  error = error_for({{topic_setting, too_long}});
   ASSERT_TRUE(error);
   EXPECT_EQ(error->rule(), "Topic name is illegal, it can't be longer than 249 characters, topic name: " + too_long);
 
-  error = error_for({{topic_key, "status topic"}});
+  error = error_for({{topic_setting, "status topic"}});
   ASSERT_TRUE(error);
   EXPECT_STREQ(error->what(),
                "Invalid value status topic for configuration status.storage.topic: Topic name \"status topic\" is "

@@ -17,11 +17,11 @@
 
 namespace status_store {
 
-inline constexpr const char* topic_key = "status.storage.topic";
+inline constexpr const char* topic_setting = "status.storage.topic";
 
 /// The smallest valid configuration plus `extra`.
 inline properties with(properties extra) {
-  extra.emplace(topic_key, "connect-status");
+  extra.emplace(topic_setting, "connect-status");
   return extra;
 }
 
