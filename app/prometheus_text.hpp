@@ -11,6 +11,7 @@
 
 namespace status_store {
 
+/// Every metric of the snapshot, then the write path's hop histograms (`_bucket`, `_sum`, `_count`).
 std::string prometheus_text(const metrics_snapshot& snapshot);
 
 /// A label value as the text format wants it: backslash, double quote and newline escaped (a

@@ -129,8 +129,8 @@ void store::start(store_options options) {
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
-  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_,
-                               metrics_, ingest_);
+  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms, options.on_acknowledged},
+                               producer_, scheduler_, metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_), alerts_);
   await_replay(deadline.remaining());

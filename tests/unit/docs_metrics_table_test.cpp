@@ -1,6 +1,6 @@
 // docs/metrics.md's table names every metric the code reports (app/store/metric_names.hpp, the one
-// table the Prometheus text, the CLI and the metrics reporter come from, and its second one of labelled
-// per-state families) with its kind, and no other.
+// table the Prometheus text, the CLI and the metrics reporter come from, its table of labelled
+// per-state families and its table of hop histograms) with its kind, and no other.
 #include "app/store/metric_names.hpp"
 
 #include <gtest/gtest.h>
@@ -63,5 +63,6 @@ TEST(DocsMetrics, TheTableListsEveryMetricOfTheCodeWithItsKindAndNoOther) {
   for (const auto& m : status_store::metric_samples(status_store::metrics_snapshot{}))
     in_code[std::string{m.name}] = std::string{m.kind};
   for (const auto& m : status_store::labelled_metrics) in_code[std::string{m.name}] = std::string{m.kind};
+  for (const auto& m : status_store::histogram_metrics) in_code[std::string{m.name}] = "histogram";
   EXPECT_EQ(documented_metrics(), in_code);
 }
