@@ -80,7 +80,7 @@ struct store_health {
 struct store_options {
   /// Seed of the retry jitter; random when not given. Fixed seeds make runs reproducible.
   std::optional<uint64_t> jitter_seed;
-  /// Scheduler threads of an owned actor system (0 = CAF's default: one per core).
+  /// Scheduler threads of an owned actor system (0: one per core, at least 2).
   size_t scheduler_threads = 0;
   /// Where the alerts of status.alert.webhook.url go (messages/alert_transport.hpp; `status-store run`
   /// gives its HTTP client, app/webhook/). None: no alerts, and a warning at start if the URL is set.
