@@ -32,8 +32,8 @@ bool met(const nlohmann::json& p) {
 }
 
 void print_side(const char* name, const char* side, const nlohmann::json& f) {
-  std::printf("%-14s %-13s %8.2fms %8.2fms %8.2fms %8.2fms %7llu %9.0f/s %8.1fms %7.2fus", name, side,
-              ms(f, "p50_us"), ms(f, "p99_us"), ms(f, "p999_us"), ms(f, "max_us"),
+  std::printf("%-14s %-13s %8.2fms %8.2fms %8.2fms %8.2fms %7llu %9.0f/s %8.1fms %7.2fus", name, side, ms(f, "p50_us"),
+              ms(f, "p99_us"), ms(f, "p999_us"), ms(f, "max_us"),
               static_cast<unsigned long long>(f["never_durable"].get<uint64_t>()), f["achieved_rate"].get<double>(),
               f["max_lag_ms"].get<double>(), f["cpu_seconds"].get<double>() * 1e6 / f["puts"].get<double>());
 }
