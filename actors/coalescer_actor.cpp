@@ -49,7 +49,8 @@ attempt_report attempt_report_of(const delivery_result& r, std::string& detail) 
   }
   detail.clear();
   if (end != attempt_end::acknowledged) fmt::format_to(std::back_inserter(detail), "{} ({})", r.error_text, r.error);
-  return attempt_report{r.key, r.send_id, end, r.verdict.authentication, r.verdict.advice, detail};
+  return attempt_report{r.key,  r.send_id,     end,       r.verdict.authentication, r.verdict.advice,
+                        detail, r.reported_ns, r.queue_us};
 }
 
 class coalescer_state {
@@ -140,6 +141,7 @@ void coalescer_state::init(self_ptr self, const coalescer_config& config, produc
   self_ = self;
   log_ = component_logger("coalescer");
   table_ = std::make_unique<coalescing_table>(static_cast<uint32_t>(config.retry.max_retries), log_);
+  if (config.on_acknowledged) table_->listen_to_acks(config.on_acknowledged);
   attempt_timeout_ns_ = config.attempt_timeout_ms * 1'000'000;
   ingest_ = std::move(ingest);
   producer_ = std::move(producer);
@@ -222,7 +224,7 @@ void coalescer_state::handle_brokers(bool reachable) {
     if (!hold_check_scheduled_) schedule_hold_check();
   } else {
     log_->info("a broker is reachable again: writing the latest value of {} held key(s)", table_->held());
-    table_->release();
+    table_->release(now_ns());
   }
   after_change();
 }
@@ -313,7 +315,7 @@ void coalescer_state::take_all_from_ingest() {
 
 /// The counters to the metrics actor (cumulative: an extra publish is harmless).
 void coalescer_state::publish() {
-  self_->send(metrics_, publish_atom::value, write_side_report{table_->counters(), table_->take_ack_latencies()});
+  self_->send(metrics_, publish_atom::value, write_side_report{table_->counters(), table_->take_ack_timings()});
 }
 
 /// Runs after every handler: makes sure one tick ships the work of this mailbox burst.

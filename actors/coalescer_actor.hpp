@@ -10,6 +10,7 @@
 // count what is left as failed at the deadline). Rules and their tests: docs/retries.md and
 // tests/actor/coalescer_test.cpp, tests/unit/coalescing_table_test.cpp.
 #include "actors/ingest/ingest_table.hpp"
+#include "actors/policy/coalescing_table.hpp"
 #include "config/retry_settings.hpp"
 #include "messages/protocol.hpp"
 
@@ -23,6 +24,8 @@ struct coalescer_config {
   // One attempt's bound (message.timeout.ms): a record held while no broker is reachable fails its
   // attempt after this long, as a timed-out send would (docs/retries.md, "Outage: hold and purge").
   int64_t attempt_timeout_ms = defaults::message_timeout_ms;
+  // Told of every acknowledged record, on the coalescer's thread (store_options::on_acknowledged).
+  ack_listener on_acknowledged = nullptr;
 };
 
 /// Spawns the coalescer, which fails an update after `config.retry.max_retries` retries; it introduces

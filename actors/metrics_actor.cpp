@@ -32,7 +32,14 @@ class metrics_state {
   // -- handlers for peers --
   void handle_write_side(const write_side_report& report) {
     write_side_ = report.counters;
-    for (const uint64_t micros : report.ack_latencies_us) ack_latency_.record(micros);
+    for (const ack_timing& t : report.acks) {
+      ack_latency_.record(t.put_to_ack_us);
+      ingest_wait_.record(t.ingest_wait_us);
+      key_wait_.record(t.key_wait_us);
+      to_producer_.record(t.to_producer_us);
+      producer_queue_.record(t.producer_queue_us);
+      report_to_coalescer_.record(t.report_to_coalescer_us);
+    }
   }
   void handle_read_side(const view_counters& counters) { read_side_ = counters; }
 
@@ -46,17 +53,21 @@ class metrics_state {
   view_counters read_side_;        // from the status view
   alert_counters alerts_;          // from the alert sender, if there is one
   latency_histogram ack_latency_;  // every put-to-acknowledgement latency the coalescer reported
+  // ... and its hops (ack_timing, docs/metrics.md#write-path-hops)
+  latency_histogram ingest_wait_, key_wait_, to_producer_, producer_queue_, report_to_coalescer_;
 };
 
 using self_ptr = metrics_state::self_ptr;
 
 metrics_snapshot metrics_state::handle_get() const {
-  metrics_snapshot snapshot{write_side_, 0, read_side_, 0, alerts_};  // after-stop: the facade's
+  metrics_snapshot snapshot{write_side_, 0, read_side_, 0, alerts_, {}};  // after-stop: the facade's
   if (ack_latency_.count() > 0) {
     snapshot.counters.ack_latency_p50_us = static_cast<int64_t>(ack_latency_.quantile(0.50));
     snapshot.counters.ack_latency_p99_us = static_cast<int64_t>(ack_latency_.quantile(0.99));
     snapshot.counters.ack_latency_max_us = static_cast<int64_t>(ack_latency_.max());
   }
+  snapshot.hops = write_hops{ingest_wait_.distribution(), key_wait_.distribution(), to_producer_.distribution(),
+                             producer_queue_.distribution(), report_to_coalescer_.distribution()};
   if (snapshot.counters.oldest_unacked_since_ns >= 0) {
     const auto now =
         std::chrono::duration_cast<std::chrono::nanoseconds>(self_->clock().now().time_since_epoch()).count();

@@ -45,6 +45,37 @@ std::string labelled_text(const std::vector<labelled_sample>& samples,
   return out;
 }
 
+/// Microseconds as seconds in plain decimal, exactly (0.00025, 2.5, 10): the `le` labels and the sums.
+std::string seconds_text(uint64_t micros) {
+  std::string out = std::to_string(micros / 1'000'000);
+  if (const uint64_t fraction = micros % 1'000'000; fraction != 0) {
+    char digits[24];
+    std::snprintf(digits, sizeof digits, "%06llu", static_cast<unsigned long long>(fraction));
+    std::string tail{digits};
+    tail.erase(tail.find_last_not_of('0') + 1);
+    out += "." + tail;
+  }
+  return out;
+}
+
+/// The write path's hop histograms (metric_names.hpp, histogram_metrics): cumulative buckets, sum, count.
+std::string histogram_text(const metrics_snapshot& snapshot) {
+  std::string out;
+  for (const auto& m : histogram_metrics) {
+    const latency_distribution& d = snapshot.hops.*m.distribution;
+    const std::string name = prometheus_name(m.name);
+    out += "# HELP " + name + " " + std::string{m.help} + "\n";
+    out += "# TYPE " + name + " histogram\n";
+    for (size_t i = 0; i < latency_bucket_bounds_us.size(); ++i)
+      out += name + "_bucket{le=\"" + seconds_text(latency_bucket_bounds_us[i]) + "\"} " +
+             std::to_string(i < d.at_or_below.size() ? d.at_or_below[i] : 0) + "\n";
+    out += name + "_bucket{le=\"+Inf\"} " + std::to_string(d.count) + "\n";
+    out += name + "_sum " + seconds_text(d.sum_us) + "\n";
+    out += name + "_count " + std::to_string(d.count) + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string prometheus_text(const metrics_snapshot& snapshot) { return prometheus_text(metric_samples(snapshot)); }
@@ -54,7 +85,7 @@ std::string prometheus_text(const std::vector<metric_sample>& samples) {
   for (const auto& m : samples) {
     std::string name{m.name};
     double value = m.value;
-    // Prometheus wants base units: the two millisecond gauges become seconds.
+    // Prometheus wants base units: the millisecond gauges become seconds.
     if (name.size() > 3 && name.compare(name.size() - 3, 3, "-ms") == 0) {
       name.replace(name.size() - 3, 3, "-seconds");
       value = value < 0 ? value : value / 1000.0;
@@ -66,7 +97,7 @@ std::string prometheus_text(const std::vector<metric_sample>& samples) {
     out += "# TYPE " + name + " " + std::string{m.kind} + "\n";
     out += name + " " + number + "\n";
   }
-  return out;
+  return out + histogram_text(snapshot);
 }
 
 std::string prometheus_label_value(std::string_view text) {

@@ -12,6 +12,7 @@
 
 namespace status_store {
 
+/// Every metric of the snapshot, then the write path's hop histograms (`_bucket`, `_sum`, `_count`).
 std::string prometheus_text(const metrics_snapshot& snapshot);
 
 /// The same for any table of unlabelled samples (also app/listener_metrics.hpp's).

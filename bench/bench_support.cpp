@@ -54,6 +54,11 @@ raw_producer::~raw_producer() {
 
 void raw_producer::on_report(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
   auto* self = static_cast<raw_producer*>(opaque);
+  if (self->observer_) {
+    self->observer_(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(message->_private)),
+                    message->err == RD_KAFKA_RESP_ERR_NO_ERROR);
+    return;
+  }
   if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     ++self->failed_;
     return;
@@ -74,6 +79,16 @@ void raw_producer::send(const std::string& key, const std::string* value) {
     if (rd_kafka_last_error() != RD_KAFKA_RESP_ERR__QUEUE_FULL)
       throw std::runtime_error(std::string{"produce: "} + rd_kafka_err2str(rd_kafka_last_error()));
     rd_kafka_poll(rk_, 1);  // queue full: serve reports, then go on
+  }
+}
+
+void raw_producer::send_tagged(std::string_view key, std::string_view value, uint64_t tag) {
+  void* opaque = reinterpret_cast<void*>(static_cast<uintptr_t>(tag));
+  while (rd_kafka_produce(topic_, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY, const_cast<char*>(value.data()),
+                          value.size(), key.data(), key.size(), opaque) != 0) {
+    if (rd_kafka_last_error() != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+      throw std::runtime_error(std::string{"produce: "} + rd_kafka_err2str(rd_kafka_last_error()));
+    std::this_thread::sleep_for(std::chrono::microseconds{100});  // the polling thread makes room
   }
 }
 

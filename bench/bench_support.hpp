@@ -11,7 +11,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace status_store::bench {
 
@@ -20,8 +22,10 @@ using clock_type = std::chrono::steady_clock;
 struct options {
   std::string bootstrap;  // empty: an in-process mock cluster owned by the orchestrator
   uint64_t updates = 1000000, keys = 10000, replay_records = 300000, memory_keys = 200000;
-  // latency: paced at this rate (0: half the raw ceiling measured earlier in the same run)
-  double latency_rate = 0;
+  // latency (latency_scenario.cpp): one point paced at latency_rate for latency_warmup_seconds, then
+  // measured for latency_seconds; latency_point numbers the point's topics
+  double latency_rate = 0, latency_seconds = 5, latency_warmup_seconds = 1;
+  uint64_t latency_point = 0;
   // outage: every broker down for outage_seconds while outage_updates arrive over outage_keys keys
   double outage_seconds = 5;
   uint64_t outage_updates = 100000, outage_keys = 1000;
@@ -64,6 +68,13 @@ class raw_producer {
 
   /// Sends one record (a tombstone when `value` is null), serving reports while the queue is full.
   void send(const std::string& key, const std::string* value);
+  /// Sends one record whose report goes to the observer with `tag` (not timed here); while the queue
+  /// is full it waits for another thread's poll() to make room.
+  void send_tagged(std::string_view key, std::string_view value, uint64_t tag);
+  /// From now on every report goes to `observer` (tag, acknowledged?) on the thread that polls.
+  void observe_reports(std::function<void(uint64_t tag, bool acknowledged)> observer) {
+    observer_ = std::move(observer);
+  }
   void poll(int timeout_ms = 0) { rd_kafka_poll(rk_, timeout_ms); }
   /// Waits until every record is reported; true if all were within `timeout`.
   bool flush(std::chrono::milliseconds timeout);
@@ -80,6 +91,7 @@ class raw_producer {
   uint64_t acknowledged_ = 0;
   uint64_t failed_ = 0;
   latency_histogram latency_;
+  std::function<void(uint64_t, bool)> observer_;
 };
 
 /// The raw ceiling of the throughput and replay scenarios: `count` records of the stream as fast as
@@ -94,8 +106,15 @@ nlohmann::json last_json_line(std::string output);
 void pace(clock_type::time_point start, uint64_t i, double rate);
 
 // ---- the scenarios in files of their own; each runs in a child process and returns its figures ------
+/// One point of the latency scenario (latency_scenario.cpp): put -> latest durable at a steady rate.
 nlohmann::json latency_raw(const options& o);
 nlohmann::json latency_store(const options& o);
+/// Every point of the latency scenario, both sides, each in a child process (latency_report.cpp).
+nlohmann::json run_latency_points(const std::string& binary, const options& o, double store_max_rate,
+                                  double raw_max_rate);
+/// Prints the rows of results["latency"], adds its ratios to results["ratios"] and writes the data of
+/// the p99-against-rate plot beside `json_path` (NAME-latency.tsv).
+void report_latency(nlohmann::json& results, const std::string& json_path);
 nlohmann::json outage(const options& o, bool coalescing);
 nlohmann::json update_storm(const options& o);
 nlohmann::json rebalance_burst_store(const options& o);

@@ -5,8 +5,10 @@
 //               with the same producer settings (the ceiling);
 //   replay      a topic of R records (every 97th a tombstone) read to its end by a store's start-up
 //               replay — beside a raw consumer reading the same topic (the ceiling);
-//   latency     put-to-ack p50/p99/max at half the raw ceiling's rate, beside the raw producer's
-//               send-to-report latency at the same rate (latency_scenario.cpp);
+//   latency     put -> latest durable p50/p99/p99.9/max at steady rates (1,000, 10,000, 100,000/s and
+//               50 % and 90 % of status-store's throughput) over K keys with a hotspot, beside a raw
+//               producer at the same rates and keys (latency_scenario.cpp, latency_report.cpp);
+//               `--only latency` runs it alone, after the throughput pair that sets its maximum;
 //   outage      every broker down for T seconds while U updates arrive over K keys: records written
 //               after recovery and time until every key's latest value is acknowledged, status-store
 //               beside an in-order writer that writes every update as Connect does (outage_scenario.cpp);
@@ -158,8 +160,8 @@ int main(int argc, char** argv) {
   try {
     std::string child_mode, only;
     options o = parse_options(argc, argv, child_mode, only);
-    if (!only.empty() && only != "rest-expand" && only != "history")
-      throw std::runtime_error("--only takes rest-expand or history");
+    if (!only.empty() && only != "rest-expand" && only != "history" && only != "latency")
+      throw std::runtime_error("--only takes rest-expand, history or latency");
     const bool json_given = std::find(argv, argv + argc, std::string{"--json"}) != argv + argc;
     if (!only.empty() && !json_given) o.json_path = "bench/results/" + only + ".json";
     if (!child_mode.empty()) {
@@ -169,15 +171,20 @@ int main(int argc, char** argv) {
     std::unique_ptr<mock_cluster> mock;
     if (o.bootstrap.empty()) {
       mock = std::make_unique<mock_cluster>(3);
-      for (const char* t : {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw",
-                            "bench-memory-store", "bench-latency-raw", "bench-latency-store", "bench-storm",
-                            "bench-rebalance-store", "bench-rest", "bench-history"})
+      for (const char* t :
+           {"bench-throughput-raw", "bench-throughput-store", "bench-replay", "bench-memory-raw", "bench-memory-store",
+            "bench-storm", "bench-rebalance-store", "bench-rest", "bench-history"})
         mock->create_topic(t, 6, 1);
+      for (int point = 0; point < 5; ++point)
+        for (const char* side : {"raw", "store"})
+          mock->create_topic("bench-latency-" + std::string{side} + "-" + std::to_string(point), 6, 1);
       o.bootstrap = mock->bootstrap_servers();
     } else {
       // A real cluster: the raw sides' topics exist before their producers start, shaped like the
       // store's (6 partitions, compacted), so the ceiling writes to the same kind of topic.
-      for (const char* t : {"bench-throughput-raw", "bench-replay", "bench-memory-raw", "bench-latency-raw"}) {
+      std::vector<std::string> raw_topics{"bench-throughput-raw", "bench-replay", "bench-memory-raw"};
+      for (int point = 0; point < 5; ++point) raw_topics.push_back("bench-latency-raw-" + std::to_string(point));
+      for (const auto& t : raw_topics) {
         const auto config = bench_config(o.bootstrap, t);
         kafka_settings admin = admin_settings(config);
         admin.emplace_back("bootstrap.servers", o.bootstrap);
@@ -202,6 +209,19 @@ int main(int argc, char** argv) {
       std::ofstream{o.json_path} << results.dump(2) << "\n";
       return 0;
     }
+    const auto rate_of = [&](const char* mode) {
+      return static_cast<double>(o.updates) / results[mode]["seconds"].get<double>();
+    };
+    if (only == "latency") {  // the throughput pair (the maximum rates), then the latency points alone
+      for (const char* mode : {"throughput-raw", "throughput-store"}) run(mode);
+      results["latency"] = run_latency_points(binary, o, rate_of("throughput-store"), rate_of("throughput-raw"));
+      std::printf("\nthroughput: status-store %.0f/s, raw librdkafka %.0f/s (%.2f)\n", rate_of("throughput-store"),
+                  rate_of("throughput-raw"), rate_of("throughput-store") / rate_of("throughput-raw"));
+      report_latency(results, o.json_path);
+      results["parameters"] = {{"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap}};
+      std::ofstream{o.json_path} << results.dump(2) << "\n";
+      return 0;
+    }
     if (!only.empty()) {
       run("rest-expand");
       print_rest_rows(results["rest-expand"]);
@@ -216,16 +236,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     run("throughput-raw");
-    const double raw_rate = static_cast<double>(o.updates) / results["throughput-raw"]["seconds"].get<double>();
-    // The latency target is stated at half load: half of the ceiling this run just measured.
-    if (o.latency_rate <= 0) o.latency_rate = raw_rate / 2;
-    for (const char* mode : {"throughput-store", "throughput-store-batched", "latency-raw", "latency-store",
-                             "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store", "update-storm",
-                             "rebalance-store", "rest-expand", "history-write", "history-on", "history-off"})
+    run("throughput-store");
+    const double raw_rate = rate_of("throughput-raw"), store_rate = rate_of("throughput-store");
+    // The latency points at fixed rates and at 50 % and 90 % of the store's own maximum just measured.
+    results["latency"] = run_latency_points(binary, o, store_rate, raw_rate);
+    for (const char* mode :
+         {"throughput-store-batched", "replay-write", "replay-raw", "replay-store", "memory-raw", "memory-store",
+          "update-storm", "rebalance-store", "rest-expand", "history-write", "history-on", "history-off"})
       run(mode);
     // The outage needs brokers it can stop: each run owns an in-process mock cluster.
     for (const char* mode : {"outage-coalescing", "outage-in-order"}) run(mode);
-    const double store_rate = static_cast<double>(o.updates) / results["throughput-store"]["seconds"].get<double>();
     // The incumbent on the same broker, keys and sizes (needs a real broker: a JVM cannot join the
     // in-process mock of this process).
     if (!o.java_driver.empty()) {
@@ -238,16 +258,6 @@ int main(int argc, char** argv) {
       std::cerr << "  incumbent-rebalance\n";
       results["incumbent-rebalance"] = run_incumbent(
           o, "bench-rebalance '" + o.bootstrap + "' bench-rebalance-java " + std::to_string(o.rebalance_connectors));
-    }
-    // Half of the ceiling can be more than single puts sustain, and then the latency above is queueing;
-    // the same pair again at half of status-store's own throughput shows the latency of the path itself.
-    {
-      options own = o;
-      own.latency_rate = store_rate / 2;
-      for (const char* mode : {"latency-raw", "latency-store"}) {
-        std::cerr << "  " << mode << " at half of status-store's throughput\n";
-        results[std::string{mode} + "-at-own-half-load"] = run_child(binary, mode, own);
-      }
     }
     const double batched_rate =
         static_cast<double>(o.updates) / results["throughput-store-batched"]["seconds"].get<double>();
@@ -265,7 +275,6 @@ int main(int argc, char** argv) {
                              {"keys", o.keys},
                              {"replay_records", o.replay_records},
                              {"memory_keys", o.memory_keys},
-                             {"latency_rate", o.latency_rate},
                              {"outage_seconds", o.outage_seconds},
                              {"outage_updates", o.outage_updates},
                              {"outage_keys", o.outage_keys},
@@ -274,15 +283,11 @@ int main(int argc, char** argv) {
                              {"cluster", mock ? "in-process librdkafka mock, 3 brokers" : o.bootstrap},
                              {"cpus", sysconf(_SC_NPROCESSORS_ONLN)},
                              {"host", host}};
-    const auto& lat_store = results["latency-store"];
-    const auto& lat_raw = results["latency-raw"];
-    const auto p99_ratio = lat_store["p99_us"].get<double>() / std::max(1.0, lat_raw["p99_us"].get<double>());
     const auto& out_c = results["outage-coalescing"];
     const auto& out_o = results["outage-in-order"];
     const auto& storm = results["update-storm"];
     results["ratios"] = {{"throughput_vs_raw", store_rate / raw_rate},
                          {"batched_throughput_vs_raw", batched_rate / raw_rate},
-                         {"p99_latency_vs_raw_at_half_load", p99_ratio},
                          {"replay_vs_raw", store_replay / raw_replay},
                          {"bytes_per_key_beyond_raw", bytes_per_key},
                          {"outage_records_after_recovery_per_key",
@@ -296,21 +301,6 @@ int main(int argc, char** argv) {
                 store_replay / raw_replay, ">= 0.7");
     std::printf("%-44s %14.0f %14s %8s %s\n", "memory: bytes per tracked key beyond raw", bytes_per_key, "-", "-",
                 "<= 256");
-    std::printf("%-44s %12.2fms %12.2fms %8.2f %s\n", "latency at half load: p99 put->ack",
-                lat_store["p99_us"].get<double>() / 1000, lat_raw["p99_us"].get<double>() / 1000, p99_ratio, "<= 2");
-    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: p50 put->ack",
-                lat_store["p50_us"].get<double>() / 1000, lat_raw["p50_us"].get<double>() / 1000, "-");
-    std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half load: max put->ack",
-                lat_store["max_us"].get<double>() / 1000, lat_raw["max_us"].get<double>() / 1000, "-");
-    {
-      const auto& own_store = results["latency-store-at-own-half-load"];
-      const auto& own_raw = results["latency-raw-at-own-half-load"];
-      std::printf("%-44s %12.2fms %12.2fms %8.2f\n", "latency at half own load: p99 put->ack",
-                  own_store["p99_us"].get<double>() / 1000, own_raw["p99_us"].get<double>() / 1000,
-                  own_store["p99_us"].get<double>() / std::max(1.0, own_raw["p99_us"].get<double>()));
-      std::printf("%-44s %12.2fms %12.2fms %8s\n", "latency at half own load: p50 put->ack",
-                  own_store["p50_us"].get<double>() / 1000, own_raw["p50_us"].get<double>() / 1000, "-");
-    }
     if (results.contains("incumbent-put")) {
       const double java_put = results["incumbent-put"]["per_second"].get<double>();
       const double java_replay = results["incumbent-replay"]["per_second"].get<double>();
@@ -362,6 +352,7 @@ int main(int argc, char** argv) {
     std::printf(" bytes (first to last quarter: %+ld); peak between flushes %ld bytes\n",
                 storm["growth_first_to_last_quarter_bytes"].get<long>(),
                 storm["peak_unsettled_heap_bytes"].get<long>());
+    report_latency(results, o.json_path);
     print_rest_rows(results["rest-expand"]);
     print_history_rows(results, o);
     std::printf("\nstatus-store wrote %llu records for %llu updates (%llu coalesced)\n",
@@ -382,7 +373,8 @@ int main(int argc, char** argv) {
       tsv << "scenario\tscore\n";
       tsv << "\"throughput, put\"\t" << (store_rate / raw_rate) / 0.8 << "\n";
       tsv << "\"throughput, put_all\"\t" << (batched_rate / raw_rate) / 0.8 << "\n";
-      tsv << "\"p99 latency\"\t" << 2.0 / std::max(p99_ratio, 1e-9) << "\n";
+      tsv << "\"p99 at half max\"\t" << 2.0 / std::max(results["ratios"]["p99_vs_raw_at_half_max"].get<double>(), 1e-9)
+          << "\n";
       tsv << "\"replay\"\t" << (store_replay / raw_replay) / 0.7 << "\n";
       tsv << "\"bytes per key\"\t" << 256.0 / std::max(bytes_per_key, 1.0) << "\n";
       tsv << "\"outage records\"\t"

@@ -6,6 +6,7 @@
 #include "messages/delivery_outcome.hpp"
 #include "messages/status.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,6 +61,11 @@ struct delivery_result {
   int32_t partition = -1;
   std::string error_text;  // the client's text; empty on success
   delivery_verdict verdict;
+  // When the client reported it (steady clock, ns; 0: unknown, the receiver's time stands in), and how
+  // long the record was inside the client, from produce to this report (µs; -1: unknown). The
+  // coalescer splits each acknowledged update's time into hops with them (write_hops below).
+  int64_t reported_ns = 0;
+  int64_t queue_us = -1;
   friend bool operator==(const delivery_result&, const delivery_result&) = default;
 };
 
@@ -129,13 +135,60 @@ struct view_counters {
   friend bool operator==(const view_counters&, const view_counters&) = default;
 };
 
+/// One acknowledged update's put-to-acknowledgement time (µs) and the five hops it is made of, which
+/// add up to it (docs/metrics.md#write-path-hops): waiting in the ingest table (put until the coalescer
+/// took it); waiting for its key (taken until handed on to the producer: behind the key's record in
+/// flight, a retry's backoff, an outage hold); to the producer (handed on until the Kafka client took
+/// it: the coalescer's burst, the producer actor's mailbox); inside the producer (until its delivery
+/// report: linger, the broker's round trip); back to the coalescer (the report until the coalescer
+/// handled it: the poll thread's batch, the coalescer's mailbox).
+struct ack_timing {
+  uint64_t put_to_ack_us = 0;
+  uint64_t ingest_wait_us = 0;
+  uint64_t key_wait_us = 0;
+  uint64_t to_producer_us = 0;
+  uint64_t producer_queue_us = 0;
+  uint64_t report_to_coalescer_us = 0;
+  friend bool operator==(const ack_timing&, const ack_timing&) = default;
+};
+
 /// What the coalescer publishes after each mailbox burst: its cumulative counters and gauges, and
-/// the put-to-acknowledgement latencies of the updates acknowledged since its previous report. The
-/// metrics actor keeps the latency histogram and derives the quantiles (ack_latency_* above).
+/// the timings of the updates acknowledged since its previous report. The metrics actor keeps the
+/// latency histograms and derives the quantiles (ack_latency_* above, write_hops below).
 struct write_side_report {
   store_counters counters;
-  std::vector<uint64_t> ack_latencies_us;
+  std::vector<ack_timing> acks;
   friend bool operator==(const write_side_report&, const write_side_report&) = default;
+};
+
+/// The bounds (µs) of the latency histograms as Prometheus scrapes them (`_bucket{le=...}` in
+/// seconds), from 10 µs to 10 s, 1-2.5-5 per decade: hops take microseconds, outages seconds.
+inline constexpr std::array<uint64_t, 19> latency_bucket_bounds_us{
+    10,    25,    50,     100,    250,    500,     1000,    2500,    5000,    10000,
+    25000, 50000, 100000, 250000, 500000, 1000000, 2500000, 5000000, 10000000};
+
+/// A latency histogram as operators see it: how many values were at or below each bound of
+/// latency_bucket_bounds_us (cumulative, exact), how many in all and their sum, and quantiles (at
+/// most 6.25 % high; max exact), -1 before the first value.
+struct latency_distribution {
+  std::vector<uint64_t> at_or_below;
+  uint64_t count = 0;
+  uint64_t sum_us = 0;
+  int64_t p50_us = -1;
+  int64_t p99_us = -1;
+  int64_t p999_us = -1;
+  int64_t max_us = -1;
+  friend bool operator==(const latency_distribution&, const latency_distribution&) = default;
+};
+
+/// The write path's hops of the acknowledged updates since start (ack_timing's five parts).
+struct write_hops {
+  latency_distribution ingest_wait;
+  latency_distribution key_wait;
+  latency_distribution to_producer;
+  latency_distribution producer_queue;
+  latency_distribution report_to_coalescer;
+  friend bool operator==(const write_hops&, const write_hops&) = default;
 };
 
 /// A consistent snapshot of every metric, as operators see it.
@@ -147,6 +200,7 @@ struct metrics_snapshot {
   // accepted, so outside the conservation law; counted by the ingest table, filled in by the facade.
   uint64_t updates_after_stop = 0;
   alert_counters alerts;  // the webhook's, from the alert sender; all 0 without one
+  write_hops hops;        // where the acknowledged updates' time went, hop by hop
   friend bool operator==(const metrics_snapshot&, const metrics_snapshot&) = default;
 };
 

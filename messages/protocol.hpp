@@ -35,7 +35,7 @@
 // | coalescer       | itself          | tick                                      | end of a mailbox burst: ship outbox       |
 // | coalescer       | itself          | deadline                                  | the stop timeout has elapsed              |
 // | coalescer       | itself          | hold_check                                | end held attempts older than the timeout  |
-// | coalescer       | metrics         | publish, write_side_report                | counters, gauges, new ack latencies       |
+// | coalescer       | metrics         | publish, write_side_report                | counters, gauges, new acks' hop timings   |
 // | topic reader    | status view     | records, vector<consumed_record>          | records read from the status topic        |
 // | topic reader    | status view     | caught_up                                 | the replay reached the start-up end offsets |
 // | facade / worker | status view     | await → ok                                | answers once the replay is complete       |
@@ -164,7 +164,7 @@ typename Inspector::result_type inspect(Inspector& f, outgoing_record& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, delivery_result& x) {
   return f(caf::meta::type_name("delivery_result"), x.key, x.send_id, x.error, x.partition, x.error_text,
-           x.verdict.outcome, x.verdict.authentication, x.verdict.advice);
+           x.verdict.outcome, x.verdict.authentication, x.verdict.advice, x.reported_ns, x.queue_us);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
@@ -252,13 +252,28 @@ typename Inspector::result_type inspect(Inspector& f, view_counters& x) {
   return f(caf::meta::type_name("view_counters"), x.records_read, x.read_errors, x.replay_records, x.replay_ms);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ack_timing& x) {
+  return f(caf::meta::type_name("ack_timing"), x.put_to_ack_us, x.ingest_wait_us, x.key_wait_us, x.to_producer_us,
+           x.producer_queue_us, x.report_to_coalescer_us);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, write_side_report& x) {
-  return f(caf::meta::type_name("write_side_report"), x.counters, x.ack_latencies_us);
+  return f(caf::meta::type_name("write_side_report"), x.counters, x.acks);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, latency_distribution& x) {
+  return f(caf::meta::type_name("latency_distribution"), x.at_or_below, x.count, x.sum_us, x.p50_us, x.p99_us,
+           x.p999_us, x.max_us);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, write_hops& x) {
+  return f(caf::meta::type_name("write_hops"), x.ingest_wait, x.key_wait, x.to_producer, x.producer_queue,
+           x.report_to_coalescer);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, metrics_snapshot& x) {
   return f(caf::meta::type_name("metrics_snapshot"), x.counters, x.oldest_unacked_age_ms, x.view, x.updates_after_stop,
-           x.alerts);
+           x.alerts, x.hops);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, drain_report& x) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the benchmarks side by side in one run; extra arguments go to the
 # harness (--bootstrap-servers HOST:PORT for a real cluster, --updates, --keys, --replay-records,
-# --memory-keys, --latency-rate, --outage-seconds/-updates/-keys, --storm-updates/-keys,
-# --rest-connectors/-tasks/-requests/-rounds, --json PATH, --only rest-expand for the REST scenario alone).
+# --memory-keys, --latency-seconds, --latency-warmup-seconds, --outage-seconds/-updates/-keys,
+# --storm-updates/-keys, --rest-connectors/-tasks/-requests/-rounds, --json PATH, --only
+# rest-expand|history|latency for one scenario alone).
 # Prints the table of ratios; writes bench/results/latest.json, latest.tsv and the chart latest.png.
 # `scripts/bench.sh --local-broker [ARGS]` runs it on a real local broker, Connect's Java store included.
 set -euo pipefail
@@ -26,12 +27,20 @@ if [ "${1:-}" = --local-broker ]; then
     bench "$@"
 fi
 mkdir -p bench/results
-json=bench/results/latest.json
 args=("$@")
+only=
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = --only ] && only=${args[$((i + 1))]}; done
+json=bench/results/${only:-latest}.json  # where the harness writes by default
 for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = --json ] && json=${args[$((i + 1))]}; done
 ./build-release/bench/status_store_bench "$@"
+# p99 put -> latest durable against the rate, both sides: a full run and --only latency write its data.
+if [ -z "$only" ] || [ "$only" = latency ]; then
+  gnuplot -e "data='${json%.json}-latency.tsv'; out='${json%.json}-latency.png'; title='p99 put -> latest durable, $(date -u +%F) on $(nproc) CPUs'" \
+    bench/latency.gnuplot
+  echo "latency plot: ${json%.json}-latency.png"
+fi
 # --only runs one scenario, which has no row in the chart of the full run.
-for a in "$@"; do [ "$a" = --only ] && exit 0; done
+[ -z "$only" ] || exit 0
 chart=${json%.json}.png
 gnuplot -e "data='${json%.json}.tsv'; out='$chart'; title='status-store benchmark scores, $(date -u +%F) on $(nproc) CPUs'" \
   bench/ratios.gnuplot

@@ -10,6 +10,19 @@
 namespace status_store {
 
 namespace {
+int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// A report of a record the client never took (refused at once, or kept back by the outage hold).
+delivery_result refused_report(const outgoing_record& record, rd_kafka_resp_err_t err) {
+  delivery_result r{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
+  r.reported_ns = steady_now_ns();
+  r.queue_us = 0;
+  return r;
+}
+
 // While no broker is reachable, a metadata request probes for one this often, each waiting this long.
 constexpr std::chrono::milliseconds probe_interval{250};
 constexpr std::chrono::milliseconds probe_timeout{250};
@@ -42,12 +55,11 @@ std::optional<delivery_result> kafka_producer_client::produce(const outgoing_rec
       RD_KAFKA_V_HEADER(writer_header_name.data(), writer_id_.data(), static_cast<ssize_t>(writer_id_.size())),
       RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
   if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return std::nullopt;
-  return delivery_result{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
+  return refused_report(record, err);
 }
 
 delivery_result kafka_producer_client::not_sent(const outgoing_record& record) const {
-  const auto err = RD_KAFKA_RESP_ERR__PURGE_QUEUE;
-  return delivery_result{record.key, record.send_id, err, -1, rd_kafka_err2str(err), judge_delivery_error(err)};
+  return refused_report(record, RD_KAFKA_RESP_ERR__PURGE_QUEUE);
 }
 
 void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
@@ -57,6 +69,8 @@ void kafka_producer_client::on_delivery(rd_kafka_t*, const rd_kafka_message_t* m
   r.send_id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(msg->_private));
   r.error = msg->err;
   r.partition = msg->partition;
+  r.reported_ns = steady_now_ns();
+  r.queue_us = rd_kafka_message_latency(msg);  // since the produce call
   if (msg->err) r.error_text = rd_kafka_err2str(msg->err);
   if (!msg->err) {
     self->credentials_->clear();

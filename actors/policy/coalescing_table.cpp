@@ -1,5 +1,7 @@
 #include "actors/policy/coalescing_table.hpp"
 
+#include "actors/policy/ack_hops.hpp"
+
 #include <algorithm>
 
 namespace status_store {
@@ -30,12 +32,15 @@ bool coalescing_table::is_stale_copy(const key_state& ks, const pending_update& 
   return !ks.known_own && !u.worker_id.empty() && !can_write_safely(ks, u);
 }
 
-/// resolve() for an acknowledged update: the same one lookup also yields its put-to-ack latency.
-void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t now_ns) {
-  const auto accepted = unresolved_.find(u.accept_seq);
-  if (accepted == unresolved_.end()) return;
-  ack_latencies_us_.push_back(static_cast<uint64_t>(std::max<int64_t>(0, now_ns - accepted->second)) / 1000);
-  unresolved_.erase(accepted);
+/// resolve() for the acknowledged head: the same one lookup also yields its put time, and so its
+/// put-to-acknowledgement time, hop by hop.
+void coalescing_table::resolve_acknowledged(const work_in_progress& work, const attempt_report& report,
+                                            int64_t now_ns) {
+  const auto put = unresolved_.find(work.head.accept_seq);
+  if (put == unresolved_.end()) return;
+  ack_timings_.push_back(ack_hops(ack_instants{put->second, work.head.accepted_ns, work.handed_on_ns,
+                                               report.reported_ns, report.queue_us, now_ns}));
+  unresolved_.erase(put);
 }
 
 namespace {
@@ -69,7 +74,7 @@ void coalescing_table::start_send(std::string_view key, work_in_progress& work, 
     hold_key(key, work);
     return;
   }
-  hand_on(key, work);
+  hand_on(key, work, now_ns);
 }
 
 /// The key's attempt waits in the table for a reachable broker.
@@ -80,22 +85,24 @@ void coalescing_table::hold_key(std::string_view key, work_in_progress& work) {
 }
 
 /// An attempt goes to the producer (a held one keeps its start time).
-void coalescing_table::hand_on(std::string_view key, work_in_progress& work) {
+void coalescing_table::hand_on(std::string_view key, work_in_progress& work, int64_t now_ns) {
   work.at = phase::sending;
+  work.handed_on_ns = now_ns;
   work.send_id = ++last_send_id_;
   ++counters_.in_flight;
   sends_.push_back(outgoing_record{std::string{key}, work.head.tombstone, work.head.value, work.send_id});
 }
 
 /// The head is written: what it says is now known for the key, and the waiting value goes next.
-void coalescing_table::acknowledged(std::string_view key, key_state& ks, int64_t now_ns) {
+void coalescing_table::acknowledged(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns) {
   const auto& head = ks.work->head;
   ++counters_.success;
   if (head.tombstone)
     forget(ks);
   else if (!head.worker_id.empty())  // connector and task statuses: our write is now known
     remember(ks, head.worker_id, head.generation, true);
-  resolve_acknowledged(head, now_ns);
+  if (ack_listener_) ack_listener_(key, head.generation, report.reported_ns > 0 ? report.reported_ns : now_ns);
+  resolve_acknowledged(*ks.work, report, now_ns);
   advance(key, ks, now_ns);
 }
 
@@ -192,7 +199,8 @@ void coalescing_table::drop_as_stale(std::string_view key, key_state& ks, std::s
 void coalescing_table::accept(status_update& u, int64_t now_ns) {
   last_now_ns_ = now_ns;
   ++counters_.accepted;
-  pending_update p{u.tombstone, std::move(u.value), u.safe, std::move(u.worker_id), u.generation, ++last_accept_seq_};
+  pending_update p{u.tombstone,  std::move(u.value), u.safe, std::move(u.worker_id),
+                   u.generation, ++last_accept_seq_, now_ns};
   unresolved_.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns);
   auto it = keys_.find(std::string_view{u.key});
   if (it == keys_.end()) it = keys_.emplace(compact_key{u.key}, key_state{}).first;
@@ -225,7 +233,7 @@ bool coalescing_table::delivered(const attempt_report& r, int64_t now_ns) {
   --counters_.in_flight;
   switch (r.end) {
     case attempt_end::acknowledged:
-      acknowledged(r.key, *ks, now_ns);
+      acknowledged(r.key, *ks, r, now_ns);
       return false;
     case attempt_end::non_retriable:
       if (r.authentication) ++counters_.authentication_failure;
@@ -241,7 +249,7 @@ bool coalescing_table::delivered(const attempt_report& r, int64_t now_ns) {
       if (holding_) {
         hold_key(r.key, *ks->work);
       } else if (prepare_held_send(r.key, *ks)) {
-        hand_on(r.key, *ks->work);
+        hand_on(r.key, *ks->work, now_ns);
       }
       return false;
   }
@@ -305,13 +313,14 @@ drain_report coalescing_table::fail_all_unresolved() {
 
 void coalescing_table::hold() { holding_ = true; }
 
-void coalescing_table::release() {
+void coalescing_table::release(int64_t now_ns) {
+  last_now_ns_ = now_ns;
   holding_ = false;
   for (const std::string& key : std::exchange(held_, {})) {
     key_state* ks = find_work(key, phase::held);
     if (!ks) continue;  // resolved meanwhile
     --held_keys_;
-    if (prepare_held_send(key, *ks)) hand_on(key, *ks->work);
+    if (prepare_held_send(key, *ks)) hand_on(key, *ks->work, last_now_ns_);
   }
 }
 

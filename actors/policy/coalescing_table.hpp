@@ -28,6 +28,7 @@
 #include <spdlog/logger.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,12 +58,20 @@ struct attempt_report {
   bool authentication = false;  // credentials or TLS set-up refused: counted apart
   std::string_view advice{};    // what an operator can change (a non-retriable end)
   std::string_view detail{};    // what went wrong, for the failure's log line
+  int64_t reported_ns = 0;      // when the Kafka client reported it (0: unknown, now stands in)
+  int64_t queue_us = -1;        // how long the record was inside the Kafka client (-1: unknown)
 };
+
+/// Told of every acknowledged record: its key, the generation of the value it carried (0 for a
+/// topic status or a tombstone) and when the Kafka client reported it (store_options::on_acknowledged).
+using ack_listener = std::function<void(std::string_view key, int32_t generation, int64_t acknowledged_ns)>;
 
 class coalescing_table {
  public:
   /// `max_retries`: status.storage.retry.max.retries. `log` gets the failures and stale drops.
   coalescing_table(uint32_t max_retries, std::shared_ptr<spdlog::logger> log);
+  /// Calls `listener` for every acknowledged record from now on (none: nobody is told).
+  void listen_to_acks(ack_listener listener) { ack_listener_ = std::move(listener); }
 
   // ---- inputs; each may queue records to send and retries to schedule (take them below) ----------
   /// Takes in one update; `now_ns` is its put time unless it carries one.
@@ -81,8 +90,8 @@ class coalescing_table {
   void observed(const observed_status& seen);
   /// No broker is reachable: records are held from now on, not sent.
   void hold();
-  /// A broker is reachable again: every held key sends its latest value.
-  void release();
+  /// A broker is reachable again (at `now_ns`): every held key sends its latest value.
+  void release(int64_t now_ns);
   /// Held attempts that started more than `attempt_timeout_ns` before `now_ns` end as timed out;
   /// returns how many did.
   size_t expire_held(int64_t now_ns, int64_t attempt_timeout_ns);
@@ -100,8 +109,8 @@ class coalescing_table {
 
   /// Cumulative counters and current gauges (the latency quantiles are the metrics actor's).
   const store_counters& counters();
-  /// Put-to-acknowledgement latencies (µs) of the updates acknowledged since the last call.
-  std::vector<uint64_t> take_ack_latencies() { return std::exchange(ack_latencies_us_, {}); }
+  /// Put-to-acknowledgement times (µs) of the updates acknowledged since the last call, hop by hop.
+  std::vector<ack_timing> take_ack_timings() { return std::exchange(ack_timings_, {}); }
   /// Sequence number of the last accepted update; a flush taken now covers everything up to it.
   uint64_t last_accept_seq() const { return last_accept_seq_; }
   /// Whether every update accepted up to `seq` is resolved (acknowledged, failed, coalesced, dropped).
@@ -117,6 +126,7 @@ class coalescing_table {
     std::string worker_id;
     int32_t generation = 0;
     uint64_t accept_seq = 0;
+    int64_t accepted_ns = 0;  // when the table took it in (its put time is in unresolved_)
   };
 
   /// Where a key's current attempt is; a key with no work is idle.
@@ -136,6 +146,7 @@ class coalescing_table {
     // to the failed send it retries.
     uint64_t send_id = 0;
     int64_t attempt_started_ns = 0;  // when the current attempt was handed on (or held)
+    int64_t handed_on_ns = 0;        // when the current send was queued for the producer
     uint32_t retries_done = 0;       // retries used by the current failure episode
     phase at = phase::sending;
   };
@@ -154,16 +165,16 @@ class coalescing_table {
   void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
-  void resolve_acknowledged(const pending_update& u, int64_t now_ns);
+  void resolve_acknowledged(const work_in_progress& work, const attempt_report& report, int64_t now_ns);
 
   // -- steps of a key's work --
   /// The key's state if its work is in phase `at` (and, given `send_id`, for that send); nullptr for a
   /// late report or the timer of a retry abandoned meanwhile.
   key_state* find_work(std::string_view key, phase at, std::optional<uint64_t> send_id = std::nullopt);
   void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
-  void hand_on(std::string_view key, work_in_progress& work);
+  void hand_on(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hold_key(std::string_view key, work_in_progress& work);
-  void acknowledged(std::string_view key, key_state& ks, int64_t now_ns);
+  void acknowledged(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns);
   bool attempt_failed(std::string_view key, key_state& ks, const attempt_report& report);
   void fail_head(std::string_view key, key_state& ks, const attempt_report& report, std::string_view why);
   bool prepare_held_send(std::string_view key, key_state& ks);
@@ -183,7 +194,8 @@ class coalescing_table {
   uint64_t last_accept_seq_ = 0;
   uint64_t last_send_id_ = 0;
   store_counters counters_;
-  std::vector<uint64_t> ack_latencies_us_;  // accept-to-acknowledgement times not yet taken
+  std::vector<ack_timing> ack_timings_;  // put-to-acknowledgement times not yet taken, hop by hop
+  ack_listener ack_listener_;
   bool holding_ = false;
   size_t held_keys_ = 0;
   std::vector<std::string> held_;  // keys held since the last release, in hold order (may be stale)

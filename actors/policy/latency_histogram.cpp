@@ -25,8 +25,11 @@ uint64_t latency_histogram::bucket_upper_edge(std::size_t bucket) {
 
 void latency_histogram::record(uint64_t micros) {
   ++buckets_[bucket_of(micros)];
+  const auto bound = std::lower_bound(latency_bucket_bounds_us.begin(), latency_bucket_bounds_us.end(), micros);
+  ++between_bounds_[static_cast<std::size_t>(bound - latency_bucket_bounds_us.begin())];
   ++count_;
   max_ = std::max(max_, micros);
+  sum_ += micros;
 }
 
 uint64_t latency_histogram::quantile(double q) const {
@@ -39,6 +42,28 @@ uint64_t latency_histogram::quantile(double q) const {
     if (seen >= rank) return std::min(bucket_upper_edge(b), max_);
   }
   return max_;
+}
+
+uint64_t latency_histogram::count_at_or_below(std::size_t bound) const {
+  uint64_t n = 0;
+  for (std::size_t i = 0; i <= bound && i < latency_bucket_bounds_us.size(); ++i) n += between_bounds_[i];
+  return n;
+}
+
+latency_distribution latency_histogram::distribution() const {
+  latency_distribution d;
+  d.at_or_below.reserve(latency_bucket_bounds_us.size());
+  uint64_t n = 0;
+  for (std::size_t i = 0; i < latency_bucket_bounds_us.size(); ++i) d.at_or_below.push_back(n += between_bounds_[i]);
+  d.count = count_;
+  d.sum_us = sum_;
+  if (count_ > 0) {
+    d.p50_us = static_cast<int64_t>(quantile(0.50));
+    d.p99_us = static_cast<int64_t>(quantile(0.99));
+    d.p999_us = static_cast<int64_t>(quantile(0.999));
+    d.max_us = static_cast<int64_t>(max_);
+  }
+  return d;
 }
 
 }  // namespace status_store

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,7 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
   auto d = [](auto v) { return static_cast<double>(v); };
   auto ms = [](int64_t micros) { return micros < 0 ? -1.0 : static_cast<double>(micros) / 1000.0; };
   constexpr std::string_view counter = "counter", gauge = "gauge";
+  const auto& h = s.hops;
   return {
       // One metric a line: a table to read down.
       // clang-format off
@@ -46,6 +48,21 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-update-ack-latency-p50-ms", gauge, ms(c.ack_latency_p50_us), "Median time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)"},
       {"status-update-ack-latency-p99-ms", gauge, ms(c.ack_latency_p99_us), "99th percentile of the time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)"},
       {"status-update-ack-latency-max-ms", gauge, ms(c.ack_latency_max_us), "Longest time from accepting a status update to its acknowledgement, in milliseconds, since start (-1 before the first)"},
+      {"status-update-ingest-wait-p50-ms", gauge, ms(h.ingest_wait.p50_us), "Median time acknowledged status updates waited in the ingest table, from put until the coalescer took them, in milliseconds (-1 before the first)"},
+      {"status-update-ingest-wait-p99-ms", gauge, ms(h.ingest_wait.p99_us), "99th percentile of the time acknowledged status updates waited in the ingest table, in milliseconds (-1 before the first)"},
+      {"status-update-ingest-wait-max-ms", gauge, ms(h.ingest_wait.max_us), "Longest time an acknowledged status update waited in the ingest table, in milliseconds (-1 before the first)"},
+      {"status-update-key-wait-p50-ms", gauge, ms(h.key_wait.p50_us), "Median time acknowledged status updates waited for their key, from the coalescer taking them until handed on to the producer (behind the key's record in flight, a retry's backoff, an outage hold), in milliseconds (-1 before the first)"},
+      {"status-update-key-wait-p99-ms", gauge, ms(h.key_wait.p99_us), "99th percentile of the time acknowledged status updates waited for their key, in milliseconds (-1 before the first)"},
+      {"status-update-key-wait-max-ms", gauge, ms(h.key_wait.max_us), "Longest time an acknowledged status update waited for its key, in milliseconds (-1 before the first)"},
+      {"status-update-to-producer-p50-ms", gauge, ms(h.to_producer.p50_us), "Median time from the coalescer handing a record on until the Kafka client took it (the coalescer's burst, the producer actor's mailbox), in milliseconds (-1 before the first)"},
+      {"status-update-to-producer-p99-ms", gauge, ms(h.to_producer.p99_us), "99th percentile of the time from the coalescer handing a record on until the Kafka client took it, in milliseconds (-1 before the first)"},
+      {"status-update-to-producer-max-ms", gauge, ms(h.to_producer.max_us), "Longest time from the coalescer handing a record on until the Kafka client took it, in milliseconds (-1 before the first)"},
+      {"status-update-producer-queue-p50-ms", gauge, ms(h.producer_queue.p50_us), "Median time acknowledged records spent inside the Kafka client, from produce until the delivery report (linger, the broker's round trip), in milliseconds (-1 before the first)"},
+      {"status-update-producer-queue-p99-ms", gauge, ms(h.producer_queue.p99_us), "99th percentile of the time acknowledged records spent inside the Kafka client, in milliseconds (-1 before the first)"},
+      {"status-update-producer-queue-max-ms", gauge, ms(h.producer_queue.max_us), "Longest time an acknowledged record spent inside the Kafka client, in milliseconds (-1 before the first)"},
+      {"status-update-report-to-coalescer-p50-ms", gauge, ms(h.report_to_coalescer.p50_us), "Median time from a delivery report until the coalescer handled it (the poll thread's batch, the coalescer's mailbox), in milliseconds (-1 before the first)"},
+      {"status-update-report-to-coalescer-p99-ms", gauge, ms(h.report_to_coalescer.p99_us), "99th percentile of the time from a delivery report until the coalescer handled it, in milliseconds (-1 before the first)"},
+      {"status-update-report-to-coalescer-max-ms", gauge, ms(h.report_to_coalescer.max_us), "Longest time from a delivery report until the coalescer handled it, in milliseconds (-1 before the first)"},
       {"status-record-read-total", counter, d(s.view.records_read), "Records read from the status topic"},
       {"status-record-read-errors-total", counter, d(s.view.read_errors), "Malformed status records skipped (logged with their offset, at most 10 per rule a minute, then a count)"},
       {"status-replay-records", gauge, d(s.view.replay_records), "Records read by the start-up replay"},
@@ -58,6 +75,50 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-alert-pending", gauge, d(s.alerts.pending), "Webhook alerts waiting, being sent or backing off"},
       // clang-format on
   };
+}
+
+/// A latency histogram of the write path's hops (Prometheus's histogram type: `_bucket{le=...}`,
+/// `_sum` and `_count`, in seconds; latency_bucket_bounds_us), from the snapshot's write_hops. Each
+/// acknowledged update is counted once in each; its five hops add up to its put-to-acknowledgement
+/// time (docs/metrics.md#write-path-hops). The quantile gauges above carry the same stems.
+struct histogram_metric {
+  std::string_view name;
+  std::string_view help;
+  latency_distribution write_hops::*distribution;
+};
+// clang-format off
+inline constexpr std::array<histogram_metric, 5> histogram_metrics{{
+    {"status-update-ingest-wait-seconds", "Time acknowledged status updates waited in the ingest table, from put until the coalescer took them", &write_hops::ingest_wait},
+    {"status-update-key-wait-seconds", "Time acknowledged status updates waited for their key, from the coalescer taking them until handed on to the producer", &write_hops::key_wait},
+    {"status-update-to-producer-seconds", "Time from the coalescer handing a record on until the Kafka client took it", &write_hops::to_producer},
+    {"status-update-producer-queue-seconds", "Time acknowledged records spent inside the Kafka client, from produce until the delivery report", &write_hops::producer_queue},
+    {"status-update-report-to-coalescer-seconds", "Time from a delivery report until the coalescer handled it", &write_hops::report_to_coalescer},
+}};
+// clang-format on
+
+/// One histogram of a snapshot as the metrics reporter hands it on: the family's name and help, the
+/// cumulative count at each upper bound (seconds; the last bound is +Inf, the count), and the sum.
+struct histogram_sample {
+  std::string_view name;
+  std::string_view help;
+  std::vector<std::pair<double, uint64_t>> buckets;  // upper bound in seconds, values at or below it
+  uint64_t count = 0;
+  double sum_seconds = 0;
+};
+
+/// Every histogram of a snapshot, in histogram_metrics' order.
+inline std::vector<histogram_sample> histogram_samples(const metrics_snapshot& s) {
+  std::vector<histogram_sample> out;
+  for (const auto& m : histogram_metrics) {
+    const latency_distribution& d = s.hops.*m.distribution;
+    histogram_sample sample{m.name, m.help, {}, d.count, static_cast<double>(d.sum_us) / 1e6};
+    for (std::size_t i = 0; i < latency_bucket_bounds_us.size(); ++i)
+      sample.buckets.emplace_back(static_cast<double>(latency_bucket_bounds_us[i]) / 1e6,
+                                  i < d.at_or_below.size() ? d.at_or_below[i] : 0);
+    sample.buckets.emplace_back(std::numeric_limits<double>::infinity(), d.count);
+    out.push_back(std::move(sample));
+  }
+  return out;
 }
 
 /// A labelled family: one series per connector, task or state, rendered from the status view

@@ -44,7 +44,11 @@ store::store(const worker_config& config, store_options options) : config_(confi
   // Work sharing: idle workers wait on one condition variable instead of polling, sleeping and stealing,
   // which leaves the cores to the callers and librdkafka (docs/benchmarks.md, "Scheduler policy").
   owned_config_->set("scheduler.policy", caf::atom("sharing"));
-  if (options.scheduler_threads > 0) owned_config_->set("scheduler.max-threads", options.scheduler_threads);
+  // One worker per core (at least 2), not CAF's default of at least 4: on a small machine the extra
+  // workers only wake and sleep in turn beside librdkafka's threads (docs/benchmarks.md, "Latency").
+  const size_t threads = options.scheduler_threads > 0 ? options.scheduler_threads
+                                                       : std::max<size_t>(2, std::thread::hardware_concurrency());
+  owned_config_->set("scheduler.max-threads", threads);
   owned_system_ = std::make_unique<caf::actor_system>(*owned_config_);
   system_ = owned_system_.get();
   start(options);
@@ -129,8 +133,8 @@ void store::start(store_options options) {
   scheduler_ = spawn_retry_scheduler(*system_, scheduler_config);
   producer_ = spawn_producer(*system_, std::move(client));
   ingest_ = std::make_shared<ingest_table>();
-  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms}, producer_, scheduler_,
-                               metrics_, ingest_);
+  coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms, options.on_acknowledged},
+                               producer_, scheduler_, metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
   view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_), alerts_);
   await_replay(deadline.remaining());

@@ -41,6 +41,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace status_store {
@@ -62,6 +63,9 @@ struct metrics_report {
   // them: a series per connector and per task with its state as a label, the counts by state, then
   // each connector's FAILED entries and flapping keys; empty if the view did not answer.
   std::vector<labelled_sample> labelled;
+  // The write path's hop histograms (metric_names.hpp, histogram_metrics), as GET /metrics serves them;
+  // their quantiles are among `metrics` too.
+  std::vector<histogram_sample> histograms;
 };
 /// Called on a thread of the store's own: it should hand the values on and return.
 using metrics_reporter = std::function<void(const metrics_report&)>;
@@ -76,11 +80,16 @@ struct store_health {
 struct store_options {
   /// Seed of the retry jitter; random when not given. Fixed seeds make runs reproducible.
   std::optional<uint64_t> jitter_seed;
-  /// Scheduler threads of an owned actor system (0 = CAF's default: one per core).
+  /// Scheduler threads of an owned actor system (0: one per core, at least 2).
   size_t scheduler_threads = 0;
   /// Where the alerts of status.alert.webhook.url go (messages/alert_transport.hpp; `status-store run`
   /// gives its HTTP client, app/webhook/). None: no alerts, and a warning at start if the URL is set.
   std::shared_ptr<alert_transport> alerts = nullptr;
+  /// Told of every record the brokers acknowledged: its key, the generation of the value it carried
+  /// (0 for a topic status or a tombstone) and when the Kafka client reported it (steady clock, ns).
+  /// Called on the coalescer's thread: it must return at once. For measuring (the benchmark's put ->
+  /// latest durable, docs/benchmarks.md#latency); none by default.
+  std::function<void(std::string_view key, int32_t generation, int64_t acknowledged_ns)> on_acknowledged = nullptr;
 };
 
 class store {

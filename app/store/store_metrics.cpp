@@ -29,7 +29,8 @@ void store::report_metrics(std::optional<metrics_snapshot> snapshot, bool final)
                           {{"topic", config_.status_topic}, {"client-id", config_.status_client_id()}},
                           metric_samples(*snapshot),
                           final,
-                          {}};
+                          {},
+                          histogram_samples(*snapshot)};
     try {  // the view answers apart from the metrics actor: without it, the rest is still reported
       report.labelled = state_samples(describe_all());
       auto history = history_samples(counts_by_connector());

@@ -258,6 +258,39 @@ CAF_TEST(put to ack latency is measured in virtual time for written updates only
   CAF_CHECK_LESS_OR_EQUAL(c.ack_latency_p50_us, 40000 + 40000 / 16);
 }
 
+CAF_TEST(the hops of an acknowledged update add up to its put to ack time) {
+  start();
+  const auto now_ns = [&] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(sched.clock().now().time_since_epoch()).count();
+  };
+  auto u = update("status-connector-a", "a1");
+  u.put_ns = now_ns();  // as the facade stamps it
+  offer(std::move(u), /*deliver_wake=*/false);
+  advance_time(2ms);  // the caller's wake message is slow: 2 ms in the ingest table
+  wake();
+  CAF_REQUIRE_EQUAL(produced().size(), 1u);  // handed on at once: no key wait
+  advance_time(10ms);
+  // librdkafka held it 8 ms and reported it 1 ms before the coalescer handled the report: 1 ms went
+  // from handing it on to librdkafka taking it.
+  delivery_result r{produced().back().key, produced().back().send_id, 0, 0, "", judge_delivery_error({})};
+  r.reported_ns = now_ns() - 1'000'000;
+  r.queue_us = 8000;
+  self->send(coalescer, delivered_atom::value, std::vector<delivery_result>{r});
+  settle();
+  const auto m = snapshot();
+  CAF_CHECK_EQUAL(m.counters.ack_latency_max_us, 12000);
+  CAF_CHECK_EQUAL(m.hops.ingest_wait.max_us, 2000);
+  CAF_CHECK_EQUAL(m.hops.key_wait.max_us, 0);
+  CAF_CHECK_EQUAL(m.hops.to_producer.max_us, 1000);
+  CAF_CHECK_EQUAL(m.hops.producer_queue.max_us, 8000);
+  CAF_CHECK_EQUAL(m.hops.report_to_coalescer.max_us, 1000);
+  for (const auto* hop : {&m.hops.ingest_wait, &m.hops.key_wait, &m.hops.to_producer, &m.hops.producer_queue,
+                          &m.hops.report_to_coalescer})
+    CAF_CHECK_EQUAL(hop->count, 1u);
+  CAF_CHECK_EQUAL(m.hops.producer_queue.at_or_below[7], 0u);  // 2.5 ms
+  CAF_CHECK_EQUAL(m.hops.producer_queue.at_or_below[9], 1u);  // 10 ms
+}
+
 CAF_TEST(the timer of an abandoned retry does not fire a later retry early) {
   // Found by the fault simulation (seeds 613, 1145, 1212, 1320, 1358, 1862 of the first 2,000).
   start();

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Parses a Prometheus text exposition (format 0.0.4) from stdin strictly enough to catch what a
 scraper would reject: every sample has a HELP and a TYPE line before it, names are legal, counters
-end in _total, values are numbers, labels are name="value" with only \\, \" and \n escaped. Prints the samples as NAME VALUE lines; exits 1 on any problem."""
+end in _total, a histogram's samples are its _bucket (with le), _sum and _count, values are numbers,
+labels are name="value" with only \\, \" and \n escaped. Prints the samples as NAME VALUE lines;
+exits 1 on any problem."""
 import re
 import sys
 
@@ -30,7 +32,15 @@ for number, line in enumerate(sys.stdin.read().splitlines(), 1):
         name, labels, value = match.group(1), match.group(2) or "", match.group(3)
         if not NAME.match(name):
             problems.append(f"line {number}: illegal metric name {name!r}")
-        if name not in helps or name not in types:
+        # A histogram's samples are its family's name with _bucket (an le label), _sum or _count.
+        family = name
+        for suffix in ("_bucket", "_sum", "_count"):
+            stem = name[: -len(suffix)]
+            if name.endswith(suffix) and types.get(stem) == "histogram":
+                family = stem
+                if suffix == "_bucket" and 'le="' not in labels:
+                    problems.append(f"line {number}: bucket {name} has no le label")
+        if family not in helps or family not in types:
             problems.append(f"line {number}: {name} has no HELP or TYPE before it")
         if types.get(name) == "counter" and not name.endswith("_total"):
             problems.append(f"line {number}: counter {name} does not end in _total")

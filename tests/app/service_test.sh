@@ -157,6 +157,14 @@ if parsed=$(python3 "$src/tests/app/prometheus_check.py" <<<"$metrics" 2>&1) &&
 else
   fail "/metrics parses as Prometheus text" "$parsed"
 fi
+# This service wrote nothing itself (the CLI did): its hop histograms are there, parsed, and empty.
+if grep -qxF '# TYPE status_update_producer_queue_seconds histogram' <<<"$metrics" &&
+   grep -qxF 'status_update_producer_queue_seconds_bucket{le="+Inf"} 0.0' <<<"$parsed" &&
+   grep -qxF 'status_update_report_to_coalescer_seconds_count 0.0' <<<"$parsed"; then
+  ok "/metrics serves the write path's hop histograms"
+else
+  fail "/metrics serves the write path's hop histograms" "$(grep _seconds_ <<<"$parsed" | head -5)"
+fi
 if grep -qxF 'status_connector_status{connector="my-src",state="running"} 1' <<<"$metrics" &&
    grep -qxF 'status_task_status{connector="my-src",task="0",state="failed"} 1' <<<"$metrics" &&
    grep -qxF 'status_task_status{connector="my-src",task="1",state="running"} 1' <<<"$metrics" &&

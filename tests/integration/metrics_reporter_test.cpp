@@ -84,6 +84,16 @@ TEST(MetricsReporterOnMockCluster, ReportsEveryMetricAtItsIntervalAndTheFinalVal
         << expected[i].name << " is not served by /metrics";
   }
   EXPECT_EQ(value_of(last, "status-update-success-total"), 11);
+  // The hop histograms: each counts the 11 acknowledged updates once, as /metrics serves them.
+  ASSERT_EQ(last.histograms.size(), histogram_metrics.size());
+  for (const auto& h : last.histograms) {
+    EXPECT_EQ(h.count, 11u) << h.name;
+    ASSERT_EQ(h.buckets.size(), latency_bucket_bounds_us.size() + 1);
+    EXPECT_EQ(h.buckets.back().second, 11u) << h.name << ": +Inf holds every value";
+    for (size_t b = 1; b < h.buckets.size(); ++b) EXPECT_LE(h.buckets[b - 1].second, h.buckets[b].second) << h.name;
+    const std::string count_line = prometheus_stem(h.name) + "_count 11\n";
+    EXPECT_NE(prometheus.find(count_line), std::string::npos) << count_line << "is not served by /metrics";
+  }
   // The view's labelled series: the per-state ones, then the history's per connector, each the same
   // as /metrics serves (one line each there).
   const auto views = s.describe_all();

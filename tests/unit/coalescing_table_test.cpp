@@ -248,8 +248,10 @@ TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
   put("a", "v3");
   now += 4'000'000;  // 4 ms
   report(sent[0], acknowledged);
-  EXPECT_EQ(table.take_ack_latencies(), std::vector<uint64_t>{4000});  // v1, acknowledged 4 ms after its put
-  EXPECT_TRUE(table.take_ack_latencies().empty());                     // each latency is reported once
+  const auto timings = table.take_ack_timings();
+  ASSERT_EQ(timings.size(), 1u);
+  EXPECT_EQ(timings[0].put_to_ack_us, 4000u);     // v1, acknowledged 4 ms after its put
+  EXPECT_TRUE(table.take_ack_timings().empty());  // each latency is reported once
   EXPECT_EQ(table.counters().coalesced, 1u);
 }
 
@@ -276,7 +278,7 @@ TEST_F(CoalescingTable, OutageHoldWritesEachKeyOnceWithItsLatestValueWhenABroker
   EXPECT_EQ(table.counters().held, 3u);  // the status-update-held gauge
   EXPECT_TRUE(scheduled.empty());
   EXPECT_EQ(table.counters().in_flight, 0u);
-  table.release();
+  table.release(now);
   collect();
   ASSERT_EQ(sent.size(), 5u);
   std::map<std::string, std::string> released;
@@ -324,7 +326,7 @@ TEST_F(CoalescingTable, OutageHoldAPurgeReportAfterTheReleaseSendsTheLatestValue
   put("a", "a1");
   table.hold();
   put("a", "a2");
-  table.release();  // a broker came back before the purge report of a1 was served
+  table.release(now);  // a broker came back before the purge report of a1 was served
   EXPECT_FALSE(report(sent[0], purged_for_hold));
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[1].value, "a2") << "a1 never reached a broker: the latest goes instead, once";
@@ -342,7 +344,7 @@ TEST_F(CoalescingTable, OutageHoldAWaitingPutSafeIsDecidedAgainWhenReleased) {
   report(sent[0], purged_for_hold);
   put("a", "a2", "w1", 1, /*safe=*/true);
   read_back("a", false, "w2", 5, /*own=*/false);  // another worker took the task meanwhile
-  table.release();
+  table.release(now);
   collect();
   ASSERT_EQ(sent.size(), 1u) << "the waiting putSafe is stale now: nothing is written";
   const auto c = check_conservation();

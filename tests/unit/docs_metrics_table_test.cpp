@@ -1,7 +1,7 @@
 // docs/metrics.md's table names every metric the code reports (app/store/metric_names.hpp, the one
-// table the Prometheus text, the CLI and the metrics reporter come from, and its second one of labelled
-// per-state families; and the event streams' of `run`, app/listener_metrics.hpp) with its kind, and
-// no other.
+// table the Prometheus text, the CLI and the metrics reporter come from, its table of labelled
+// per-state families and its table of hop histograms; and the HTTP listener's of `run`,
+// app/listener_metrics.hpp) with its kind, and no other.
 #include "app/listener_metrics.hpp"
 #include "app/store/metric_names.hpp"
 
@@ -66,5 +66,6 @@ TEST(DocsMetrics, TheTableListsEveryMetricOfTheCodeWithItsKindAndNoOther) {
     in_code[std::string{m.name}] = std::string{m.kind};
   for (const auto& m : status_store::labelled_metrics) in_code[std::string{m.name}] = std::string{m.kind};
   for (const auto& m : status_store::listener_samples({})) in_code[std::string{m.name}] = std::string{m.kind};
+  for (const auto& m : status_store::histogram_metrics) in_code[std::string{m.name}] = "histogram";
   EXPECT_EQ(documented_metrics(), in_code);
 }

@@ -1,4 +1,5 @@
 // What the executable serves: Connect's REST shapes and the Prometheus text.
+#include "actors/policy/latency_histogram.hpp"
 #include "app/listener_metrics.hpp"
 #include "app/prometheus_text.hpp"
 #include "app/status_json.hpp"
@@ -108,8 +109,29 @@ TEST(PrometheusText, CountersGaugesHelpTypeAndBaseUnits) {
   EXPECT_NE(acked.find("status_update_ack_latency_p50_seconds 0.25\n"), std::string::npos);
   EXPECT_NE(acked.find("status_update_ack_latency_p99_seconds 0.5\n"), std::string::npos);
   EXPECT_NE(acked.find("status_update_ack_latency_max_seconds 1.5\n"), std::string::npos);
+  // The hop histograms: cumulative buckets in seconds, +Inf, sum and count, after a TYPE histogram line.
+  latency_histogram waits;
+  for (const uint64_t micros : {5, 100, 101, 4000, 20'000'000}) waits.record(micros);
+  m.hops.ingest_wait = waits.distribution();
+  const std::string hops = prometheus_text(m);
+  EXPECT_NE(hops.find("# TYPE status_update_ingest_wait_seconds histogram\n"
+                      "status_update_ingest_wait_seconds_bucket{le=\"0.00001\"} 1\n"
+                      "status_update_ingest_wait_seconds_bucket{le=\"0.000025\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(hops.find("status_update_ingest_wait_seconds_bucket{le=\"0.0001\"} 2\n"
+                      "status_update_ingest_wait_seconds_bucket{le=\"0.00025\"} 3\n"),
+            std::string::npos);
+  EXPECT_NE(hops.find("status_update_ingest_wait_seconds_bucket{le=\"10\"} 4\n"
+                      "status_update_ingest_wait_seconds_bucket{le=\"+Inf\"} 5\n"
+                      "status_update_ingest_wait_seconds_sum 20.004206\n"
+                      "status_update_ingest_wait_seconds_count 5\n"),
+            std::string::npos);
+  EXPECT_NE(hops.find("status_update_key_wait_seconds_bucket{le=\"+Inf\"} 0\n"
+                      "status_update_key_wait_seconds_sum 0\n"),
+            std::string::npos);
+  EXPECT_NE(hops.find("status_update_ingest_wait_p99_seconds 20\n"), std::string::npos);  // max caps the bucket
   // Metric names (in TYPE and sample lines) use '_' only; HELP text may say anything.
-  std::istringstream lines{text};
+  std::istringstream lines{hops};
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("# HELP ", 0) == 0) continue;
     const std::string name =
