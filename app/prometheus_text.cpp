@@ -78,7 +78,9 @@ std::string histogram_text(const metrics_snapshot& snapshot) {
 
 }  // namespace
 
-std::string prometheus_text(const metrics_snapshot& snapshot) { return prometheus_text(metric_samples(snapshot)); }
+std::string prometheus_text(const metrics_snapshot& snapshot) {
+  return prometheus_text(metric_samples(snapshot)) + histogram_text(snapshot);
+}
 
 std::string prometheus_text(const std::vector<metric_sample>& samples) {
   std::string out;
@@ -97,7 +99,7 @@ std::string prometheus_text(const std::vector<metric_sample>& samples) {
     out += "# TYPE " + name + " " + std::string{m.kind} + "\n";
     out += name + " " + number + "\n";
   }
-  return out + histogram_text(snapshot);
+  return out;
 }
 
 std::string prometheus_label_value(std::string_view text) {
