@@ -24,7 +24,7 @@ bool same_status(const status_transition& a, const status_transition& b) {
 bool status_history::record(std::string_view key, status_transition t) {
   if (limits_.per_key == 0 || limits_.total == 0) return false;
   auto it = keys_.find(key);
-  if (it == keys_.end()) it = keys_.try_emplace(std::string{key}).first;
+  if (it == keys_.end()) it = keys_.try_emplace(compact_key{key}).first;
   auto& entries = it->second;
   if (!entries.empty() && same_status(entries.back().transition, t)) return false;
   entries.push_back(entry{next_sequence_++, std::move(t)});
@@ -75,7 +75,8 @@ std::vector<key_change> status_history::last_changes() const {
   std::vector<key_change> out;
   out.reserve(keys_.size());
   for (const auto& [key, entries] : keys_)
-    if (!entries.empty()) out.push_back({key, entries.back().transition.timestamp_ms});
+    if (!entries.empty()) out.push_back({std::string{key.view()}, entries.back().transition.timestamp_ms});
+  std::sort(out.begin(), out.end(), [](const key_change& a, const key_change& b) { return a.key < b.key; });
   return out;
 }
 

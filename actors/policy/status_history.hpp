@@ -7,6 +7,7 @@
 // same status written again (a retry's second copy, a putSafe rewrite) adds nothing. Beyond the total
 // cap the oldest transitions go first, whichever key they belong to, in batches of a tenth of the cap
 // so that a full history costs amortised O(log n) per record, not a scan each.
+#include "actors/policy/compact_key.hpp"
 #include "messages/history.hpp"  // status_transition
 #include "messages/status.hpp"
 #include "messages/view_overview.hpp"  // key_change
@@ -14,10 +15,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace status_store {
@@ -56,7 +57,8 @@ class status_history {
   void evict_oldest();
 
   limits limits_;
-  std::map<std::string, std::deque<entry>, std::less<>> keys_;  // oldest first
+  // Hashed, not ordered: every record read looks its key up here (docs/benchmarks.md#latency).
+  std::unordered_map<compact_key, std::deque<entry>, compact_key_hash, compact_key_equal> keys_;  // oldest first
   std::size_t total_ = 0;
   uint64_t next_sequence_ = 0;
 };

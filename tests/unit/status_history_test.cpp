@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace status_store {
 namespace {
 
@@ -64,6 +66,17 @@ TEST(StatusHistory, EachKeysLastChangeIsItsNewestTransition) {
   EXPECT_EQ(h.last_changes(), (std::vector<key_change>{{"task-a-0", 3}, {"task-b-0", 5}}));
   h.erase("task-a-0");
   EXPECT_EQ(h.last_changes(), (std::vector<key_change>{{"task-b-0", 5}}));
+}
+
+TEST(StatusHistory, LastChangesAreInKeyOrderWhateverTheOrderOfTheRecords) {
+  status_history h{{}};
+  for (int i = 999; i >= 0; --i) h.record("task-c-" + std::to_string(i), at(status_state::running, i));
+  const auto changes = h.last_changes();
+  ASSERT_EQ(changes.size(), 1000u);
+  EXPECT_TRUE(std::is_sorted(changes.begin(), changes.end(),
+                             [](const key_change& a, const key_change& b) { return a.key < b.key; }));
+  EXPECT_EQ(changes.front(), (key_change{"task-c-0", 0}));
+  EXPECT_EQ(changes.back(), (key_change{"task-c-999", 999}));
 }
 
 TEST(StatusHistory, ATombstoneErasesTheKeysHistory) {
