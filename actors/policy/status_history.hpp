@@ -57,7 +57,7 @@ class status_history {
   void evict_oldest();
 
   limits limits_;
-  // Hashed, not ordered: every record read looks its key up here (docs/benchmarks.md#latency).
+  // Hashed, not ordered: every record read looks its key up here (docs/benchmarks.md#changes-measured-against-it).
   std::unordered_map<compact_key, std::deque<entry>, compact_key_hash, compact_key_equal> keys_;  // oldest first
   std::size_t total_ = 0;
   uint64_t next_sequence_ = 0;
