@@ -97,6 +97,13 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
   return out;
 }
 
+bool ingest_table::end_wake_up_if_idle() {
+  std::lock_guard lock{mutex_};
+  if (!waiting_.empty()) return false;
+  wake_outstanding_ = false;
+  return true;
+}
+
 void ingest_table::close() {
   std::lock_guard lock{mutex_};
   closed_ = true;

@@ -42,6 +42,9 @@ class ingest_table {
   /// wake-up is being served, so when none remain the next offer needs a new one; a take for another
   /// reason (a flush, a stop) leaves the outstanding wake-up to be served, as an empty take.
   batch take(size_t max, bool by_wake_up = true);
+  /// Ends the outstanding wake-up if nothing waits, so that the next offer needs a new one; false if
+  /// updates wait (the wake-up stays outstanding: take them). The coalescer's linger ends this way.
+  bool end_wake_up_if_idle();
 
   /// Refuses every later offer. What is already waiting can still be taken.
   void close();
