@@ -108,11 +108,7 @@ class coalescer_state {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(self_->clock().now().time_since_epoch()).count();
   }
   void accept(status_update& u);
-  struct ingest_take {
-    bool any = false;   // updates were taken (or counted as replaced in the table)
-    bool more = false;  // updates still wait
-  };
-  ingest_take take_from_ingest(bool by_wake_up);
+  bool take_from_ingest(bool by_wake_up);
   void take_all_from_ingest();
   void publish();
   void after_change();
@@ -127,7 +123,6 @@ class coalescer_state {
   metrics_actor metrics_;
   std::shared_ptr<spdlog::logger> log_;
   int64_t attempt_timeout_ns_ = 0;
-  std::chrono::microseconds ingest_linger_{0};
 
   // Work collected while the mailbox is busy is shipped by one self-sent tick per burst.
   bool tick_pending_ = false;
@@ -148,7 +143,6 @@ void coalescer_state::init(self_ptr self, const coalescer_config& config, produc
   table_ = std::make_unique<coalescing_table>(static_cast<uint32_t>(config.retry.max_retries), log_);
   if (config.on_acknowledged) table_->listen_to_acks(config.on_acknowledged);
   attempt_timeout_ns_ = config.attempt_timeout_ms * 1'000'000;
-  ingest_linger_ = config.ingest_linger;
   ingest_ = std::move(ingest);
   producer_ = std::move(producer);
   scheduler_ = std::move(scheduler);
@@ -180,18 +174,8 @@ caf::result<ok_atom> coalescer_state::handle_flush() {
 
 // -- handlers for the facade --
 
-/// Serves the outstanding wake-up. With a linger, a take that found updates keeps it outstanding and
-/// comes back after the linger for what arrived meanwhile; a take that found none ends it.
 void coalescer_state::handle_wake() {
-  if (ingest_linger_.count() == 0) {
-    if (take_from_ingest(true).more) self_->send(self_, wake_atom::value);  // the same wake-up, continued
-  } else if (const auto took = take_from_ingest(false); took.more) {
-    self_->send(self_, wake_atom::value);
-  } else if (took.any) {
-    self_->delayed_send(self_, ingest_linger_, wake_atom::value);
-  } else if (ingest_ && !ingest_->end_wake_up_if_idle()) {
-    self_->send(self_, wake_atom::value);  // a put came between the take and the end
-  }
+  if (take_from_ingest(true)) self_->send(self_, wake_atom::value);  // the same wake-up, continued
   after_change();
 }
 
@@ -312,20 +296,20 @@ void coalescer_state::accept(status_update& u) {
   table_->accept(u, now_ns());
 }
 
-/// Takes one batch from the ingest table. `by_wake_up`: the take ends the wake-up if it empties the table.
-coalescer_state::ingest_take coalescer_state::take_from_ingest(bool by_wake_up) {
-  if (!ingest_) return {};
+/// Takes one batch from the ingest table; true if more wait. `by_wake_up`: serving the wake message.
+bool coalescer_state::take_from_ingest(bool by_wake_up) {
+  if (!ingest_) return false;
   auto batch = ingest_->take(ingest_batch, by_wake_up);
   table_->count_coalesced_before_accept(batch.replaced);
   const int64_t now = now_ns();
   for (auto& u : batch.updates) table_->accept(u, now);
-  return {!batch.updates.empty() || batch.replaced > 0, batch.more};
+  return batch.more;
 }
 
 /// Everything waiting in the ingest table, before a flush watermark or a drain. An outstanding
 /// wake-up stays outstanding (its message is on its way), so there is never a second one.
 void coalescer_state::take_all_from_ingest() {
-  while (take_from_ingest(false).more) {
+  while (take_from_ingest(false)) {
   }
 }
 

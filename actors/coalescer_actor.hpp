@@ -14,7 +14,6 @@
 #include "config/retry_settings.hpp"
 #include "messages/protocol.hpp"
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -27,10 +26,6 @@ struct coalescer_config {
   int64_t attempt_timeout_ms = defaults::message_timeout_ms;
   // Told of every acknowledged record, on the coalescer's thread (store_options::on_acknowledged).
   ack_listener on_acknowledged = nullptr;
-  // After a wake-up that found updates in the ingest table, the coalescer takes again only this much
-  // later, and puts meanwhile send no wake-up: a stream of puts costs one wake-up per linger, not one
-  // per put, and a lone put none (docs/architecture.md, "The ingest"). Zero: take at every wake-up.
-  std::chrono::microseconds ingest_linger{500};
 };
 
 /// Spawns the coalescer, which fails an update after `config.retry.max_retries` retries; it introduces

@@ -1,8 +1,7 @@
 // The ingest table's wake-up protocol on virtual time: callers put into the table, the coalescer is
 // woken by one message when it goes from empty to waiting, and takes what waits in batches. No lost
-// wake-up, never a second one outstanding, puts during the coalescer's linger taken together by one
-// take, the latest update of a key wins in the table, and putSafe, tombstones, flush and stop keep
-// their meaning through it.
+// wake-up, never a second one outstanding, the latest update of a key wins in the table, and putSafe,
+// tombstones, flush and stop keep their meaning through it.
 #define CAF_SUITE ingest
 #include "store_fixture.hpp"
 
@@ -44,8 +43,6 @@ CAF_TEST(no wake up is lost and none is doubled) {
   start();
   CAF_CHECK(offer(update("a", "1")) == offer_result::wake_needed);  // delivered: the table is drained
   CAF_CHECK_EQUAL(ingest->waiting(), 0u);
-  CAF_CHECK_EQUAL(produced().size(), 1u);
-  end_linger();  // it finds nothing: the wake-up ends
   CAF_CHECK(offer(update("b", "1"), false) == offer_result::wake_needed);  // idle again: a new wake-up
   CAF_CHECK(offer(update("c", "1"), false) == offer_result::waiting);      // already outstanding
   CAF_CHECK_EQUAL(produced().size(), 1u);
@@ -54,42 +51,7 @@ CAF_TEST(no wake up is lost and none is doubled) {
   CAF_CHECK_EQUAL(wakes_sent, 2u);
   self->send(coalescer, wake_atom::value);  // a stray wake finds nothing and changes nothing
   settle();
-  end_linger();
   CAF_CHECK_EQUAL(produced().size(), 3u);
-  CAF_CHECK(offer(update("d", "1"), false) == offer_result::wake_needed);
-  check_conservation();
-}
-
-CAF_TEST(puts during the linger send no wake up and are taken together when it ends) {
-  start();
-  CAF_CHECK(offer(update("a", "1")) == offer_result::wake_needed);
-  CAF_REQUIRE_EQUAL(produced().size(), 1u);  // a lone put is taken at once
-  for (int k = 1; k <= 5; ++k) CAF_CHECK(offer(update("k" + std::to_string(k), "v")) == offer_result::waiting);
-  advance_time(ingest_linger - 1ns);
-  settle();
-  CAF_CHECK_EQUAL(produced().size(), 1u);
-  advance_time(1ns);  // the linger's end: one take for all five
-  settle();
-  CAF_CHECK_EQUAL(produced().size(), 6u);
-  CAF_CHECK_EQUAL(wakes_sent, 1u);
-  CAF_CHECK(offer(update("k1", "w"), false) == offer_result::waiting);  // that take found updates: it lingers again
-  end_linger();
-  CAF_CHECK_EQUAL(ingest->waiting(), 0u);
-  CAF_CHECK_EQUAL(produced().size(), 6u);  // k1's record is in flight: its newer value waits in the coalescer
-  end_linger();                            // a linger that finds nothing ends the wake-up
-  CAF_CHECK(offer(update("z", "1"), false) == offer_result::wake_needed);
-  check_conservation();
-}
-
-CAF_TEST(with no linger a wake up ends as soon as its take empties the table) {
-  ingest_linger = 0us;
-  start();
-  CAF_CHECK(offer(update("a", "1")) == offer_result::wake_needed);
-  CAF_CHECK(offer(update("b", "1"), false) == offer_result::wake_needed);
-  CAF_CHECK(offer(update("c", "1"), false) == offer_result::waiting);
-  wake();
-  CAF_CHECK_EQUAL(produced().size(), 3u);
-  CAF_CHECK(offer(update("d", "1"), false) == offer_result::wake_needed);
   check_conservation();
 }
 
@@ -104,7 +66,6 @@ CAF_TEST(a flush takes what waits in the table and leaves the outstanding wake u
   CAF_REQUIRE_EQUAL(produced().size(), 2u);
   report(produced()[0], RD_KAFKA_RESP_ERR_NO_ERROR);
   CAF_CHECK(probe(probe_actor).flushed);  // b came after the flush: not waited for
-  end_linger();
   CAF_CHECK(offer(update("c", "1"), false) == offer_result::wake_needed);
   check_conservation();
 }
@@ -114,7 +75,6 @@ CAF_TEST(putSafe and tombstones keep their meaning through the table) {
   observe("t", "other-worker", 9);
   offer(update("t", "stale", "worker-1", 3, true));  // another worker's newer generation is known
   CAF_CHECK(produced().empty());
-  end_linger();
   offer(tombstone("u"));
   CAF_REQUIRE_EQUAL(produced().size(), 1u);
   CAF_CHECK(produced()[0].tombstone);
@@ -141,7 +101,6 @@ CAF_TEST(a storm larger than one batch is taken in batches by the same wake up) 
   settle();
   CAF_CHECK_EQUAL(ingest->waiting(), 0u);
   CAF_CHECK_EQUAL(produced().size(), 40001u);
-  end_linger();
   CAF_CHECK(offer(update("after", "v"), false) == offer_result::wake_needed);
   check_conservation();
 }

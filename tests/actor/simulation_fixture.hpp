@@ -34,7 +34,6 @@ struct sim_base : store_fixture {
   bool other_writers = true;  // false: the store is the topic's only writer
   bool via_ingest = false;    // puts through the ingest table (as the facade's callers) or as messages
   uint64_t wakes = 0;
-  uint64_t ingest_taken_seen = 0;  // ingest->taken() when note_ingest_takes last looked
   uint64_t duplicates = 0, written_anyway = 0, late_reads = 0;  // fates drawn, for the summary
   std::multimap<time_point, delivery_result> deliveries;
   size_t produced_seen = 0;
@@ -129,10 +128,7 @@ struct sim_base : store_fixture {
     // tombstone (which abandons a retry); anything else is a retry fired by the scheduler.
     if (holding) violation("send of " + r.key + " while no broker is reachable (the hold)");
     const bool released = has_released && released_at == t;
-    // A put through the ingest counts from its take (note_ingest_takes): at once, or when the
-    // coalescer's linger ends.
-    const bool put_now = km.has_put && km.last_put == t;
-    const bool fresh = put_now || (km.has_report && km.last_report == t) ||
+    const bool fresh = (km.has_put && km.last_put == t) || (km.has_report && km.last_report == t) ||
                        (km.has_foreign_delete && km.last_foreign_delete == t) || released;
     if (!fresh && km.held_episode) {
       // A retry of an episode the hold took part in: held attempts end and schedule retries the
@@ -224,21 +220,7 @@ struct sim_base : store_fixture {
     return a ? a->generation : 0;
   }
 
-  /// A put through the ingest counts from when the coalescer takes it (at once, or when its linger
-  /// ends). A take takes every update waiting (far fewer than a batch here), so when the table's taken
-  /// count has grown, each put still marked in_ingest was taken now, by the settle just run.
-  void note_ingest_takes() {
-    if (!via_ingest || ingest->taken() == ingest_taken_seen) return;
-    ingest_taken_seen = ingest->taken();
-    for (auto& [key, km] : keys)
-      if (km.in_ingest) {
-        km.in_ingest = false;
-        km.last_put = now();
-      }
-  }
-
   void classify_new_sends() {
-    note_ingest_takes();
     auto& sent = produced();
     while (produced_seen < sent.size()) classify_send(sent[produced_seen++]);
   }
@@ -369,9 +351,7 @@ struct sim_base : store_fixture {
     const auto give_up = now() + 1h;
     for (;;) {
       pump();
-      if (deliveries.empty() && broker_writes.empty() && unread.empty() && ingest->waiting() == 0 &&
-          snapshot().counters.pending == 0)
-        return;
+      if (deliveries.empty() && broker_writes.empty() && unread.empty() && snapshot().counters.pending == 0) return;
       if (now() >= give_up) {
         violation("the store did not settle within an hour of virtual time (pending " +
                   std::to_string(snapshot().counters.pending) + ")");

@@ -62,7 +62,6 @@ struct key_model {
   std::vector<accepted_update> accepted;
   time_point last_put{}, last_report{}, last_foreign_delete{};
   bool has_put = false, has_report = false, has_foreign_delete = false;
-  bool in_ingest = false;  // the last put waits in the ingest table: last_put is set when it is taken
   // Under the outage hold the store ends held attempts and schedules retries the simulation does not
   // see; a key that was pending when a hold began may then send a retry it cannot time.
   bool held_episode = false;

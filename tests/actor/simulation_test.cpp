@@ -49,7 +49,6 @@ struct sim_fixture : sim_base {
     km.accepted.push_back(a);
     km.last_put = now();
     km.has_put = true;
-    km.in_ingest = via_ingest;
     if (holding) km.held_episode = true;
     log("put " + u.key + (u.tombstone ? " <tombstone>" : " " + u.value) + (safe ? " (safe)" : ""));
     if (!via_ingest) {

@@ -97,8 +97,6 @@ struct store_fixture : test_coordinator_fixture<> {
   int64_t next_offset = 0;
   // The view's history settings; the wall clock is the virtual clock (record timestamps in its ms).
   view_history_settings view_history{{}, {}, 0};
-  // The coalescer's ingest linger (the store's default unless a test sets it before start()).
-  std::chrono::microseconds ingest_linger = coalescer_config{}.ingest_linger;
 
   void start(uint32_t max_retries = defaults::max_retries, uint64_t jitter_seed = test_seed,
              int64_t attempt_timeout_ms = defaults::message_timeout_ms) {
@@ -106,7 +104,7 @@ struct store_fixture : test_coordinator_fixture<> {
     metrics = spawn_metrics(sys);
     scheduler = spawn_retry_scheduler(sys, retry_scheduler_config{retry, jitter_seed});
     producer = sys.spawn(fake_producer);
-    coalescer = spawn_coalescer(sys, coalescer_config{retry, attempt_timeout_ms, nullptr, ingest_linger}, producer, scheduler, metrics, ingest);
+    coalescer = spawn_coalescer(sys, coalescer_config{retry, attempt_timeout_ms}, producer, scheduler, metrics, ingest);
     view = spawn_status_view(sys, coalescer, metrics, nullptr, view_history, alerts);  // records fed by the test
     settle();
   }
@@ -147,11 +145,6 @@ struct store_fixture : test_coordinator_fixture<> {
   void wake() {
     ++wakes_sent;
     self->send(coalescer, wake_atom::value);
-    settle();
-  }
-  /// Lets the coalescer's ingest linger run out: it takes what arrived meanwhile, or ends the wake-up.
-  void end_linger() {
-    advance_time(ingest_linger);
     settle();
   }
 
