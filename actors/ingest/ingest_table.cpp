@@ -56,31 +56,22 @@ ingest_table::offer_result ingest_table::offer_all(std::vector<status_update> up
 }
 
 void ingest_table::append_in_put_order(table& taken, std::vector<status_update>& out) {
-  ordered_.clear();
-  ordered_.reserve(taken.size());
-  while (!taken.empty()) {  // node by node, so that each key moves out; the buckets stay for the next take
+  std::vector<std::pair<uint64_t, status_update>> ordered;
+  ordered.reserve(taken.size());
+  while (!taken.empty()) {
     auto node = taken.extract(taken.begin());
     node.mapped().update.key = std::move(node.key());
-    ordered_.emplace_back(node.mapped().put_seq, std::move(node.mapped().update));
+    ordered.emplace_back(node.mapped().put_seq, std::move(node.mapped().update));
   }
-  std::sort(ordered_.begin(), ordered_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  out.reserve(out.size() + ordered_.size());
-  for (auto& [seq, u] : ordered_) out.push_back(std::move(u));
-  ordered_.clear();
-}
-
-/// After a storm, the buckets and the sort space it grew are given back once takes are small again:
-/// the table's memory stays bounded by what waits, not by the largest storm seen.
-void ingest_table::release_oversized_scratch(size_t taken) {
-  const size_t keep = 4 * std::max<size_t>(taken, 1024);
-  if (spare_.bucket_count() > keep) table{}.swap(spare_);
-  if (ordered_.capacity() > keep) decltype(ordered_){}.swap(ordered_);
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.reserve(out.size() + ordered.size());
+  for (auto& [seq, u] : ordered) out.push_back(std::move(u));
 }
 
 ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
   max = std::max<size_t>(max, 1);
   batch out;
-  table& taken = spare_;  // empty: the last take left it so
+  table taken;
   {
     std::lock_guard lock{mutex_};
     out.replaced = std::exchange(replaced_, 0);
@@ -103,7 +94,6 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
     taken_ += taken.size() + out.replaced;
   }
   append_in_put_order(taken, out.updates);
-  release_oversized_scratch(out.updates.size());
   return out;
 }
 

@@ -41,7 +41,6 @@ class ingest_table {
   /// that idle keys are written in put order, as if each put had been a message). `by_wake_up`: the outstanding
   /// wake-up is being served, so when none remain the next offer needs a new one; a take for another
   /// reason (a flush, a stop) leaves the outstanding wake-up to be served, as an empty take.
-  /// One taker at a time (the coalescer): a take reuses the buckets and the scratch of the last one.
   batch take(size_t max, bool by_wake_up = true);
 
   /// Refuses every later offer. What is already waiting can still be taken.
@@ -63,16 +62,11 @@ class ingest_table {
   offer_result insert_locked(status_update&& update);
   offer_result refuse_locked(uint64_t updates);
   offer_result mark_put_locked(entry& e);
-  void append_in_put_order(table& taken, std::vector<status_update>& out);
-  void release_oversized_scratch(size_t taken);
+  static void append_in_put_order(table& taken, std::vector<status_update>& out);
 
   mutable std::mutex mutex_;
   // The key lives in the map only (moved out of the update and back in on take): one copy per key.
   table waiting_;
-  // The taker's side, touched outside the lock by the one taker only: the table swapped in for
-  // waiting_ (empty, keeping the buckets of an earlier take) and the batch's sort space.
-  table spare_;
-  std::vector<std::pair<uint64_t, status_update>> ordered_;
   uint64_t last_put_seq_ = 0;
   uint64_t replaced_ = 0;
   uint64_t refused_ = 0;

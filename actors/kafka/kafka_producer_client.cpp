@@ -150,10 +150,8 @@ void kafka_producer_client::poll_loop() {
     // which under load arrive about a thousand at a time: one actor message per batch.
     rd_kafka_poll(rk_, 100);
     if (!batch_.empty()) {
-      const size_t served = batch_.size();
       sink_(std::move(batch_));
       batch_.clear();
-      batch_.reserve(served);  // the next batch is likely as large: one allocation, not a doubling series
     }
     if (brokers_down_.load(std::memory_order_relaxed)) probe_brokers();
   }

@@ -345,18 +345,7 @@ size_t coalescing_table::expire_held(int64_t now_ns, int64_t attempt_timeout_ns)
   return expired;
 }
 
-/// The next burst is likely as large as this one: its vector is allocated once, not by doubling.
-std::vector<outgoing_record> coalescing_table::take_sends() {
-  std::vector<outgoing_record> out = std::exchange(sends_, {});
-  sends_.reserve(out.size());
-  return out;
-}
-
-std::vector<ack_timing> coalescing_table::take_ack_timings() {
-  std::vector<ack_timing> out = std::exchange(ack_timings_, {});
-  ack_timings_.reserve(out.size());
-  return out;
-}
+std::vector<outgoing_record> coalescing_table::take_sends() { return std::exchange(sends_, {}); }
 
 std::vector<retry_request> coalescing_table::take_retries() { return std::exchange(retries_, {}); }
 

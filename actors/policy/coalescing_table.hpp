@@ -110,7 +110,7 @@ class coalescing_table {
   /// Cumulative counters and current gauges (the latency quantiles are the metrics actor's).
   const store_counters& counters();
   /// Put-to-acknowledgement times (µs) of the updates acknowledged since the last call, hop by hop.
-  std::vector<ack_timing> take_ack_timings();
+  std::vector<ack_timing> take_ack_timings() { return std::exchange(ack_timings_, {}); }
   /// Sequence number of the last accepted update; a flush taken now covers everything up to it.
   uint64_t last_accept_seq() const { return last_accept_seq_; }
   /// Whether every update accepted up to `seq` is resolved (acknowledged, failed, coalesced, dropped).

@@ -113,33 +113,6 @@ TEST(IngestTable, OfferAllQueuesInOrderUnderOneLock) {
   EXPECT_EQ(b.replaced, 1u);
 }
 
-TEST(IngestTable, TakesOneAfterAnotherThroughAStormAndBackKeepEveryUpdateInPutOrder) {
-  // Each take reuses the last one's buckets and sort space, and gives them back after a storm.
-  ingest_table t;
-  for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 5000; ++i) t.offer(update("storm-" + std::to_string(i), std::to_string(round)));
-    size_t storm = 0;
-    for (ingest_table::batch b; (b = t.take(1500)).more || !b.updates.empty();) {
-      for (const auto& u : b.updates) EXPECT_EQ(u.value, std::to_string(round)) << u.key;
-      storm += b.updates.size();
-      if (!b.more) break;
-    }
-    EXPECT_EQ(storm, 5000u);
-    for (int small = 0; small < 3; ++small) {
-      t.offer(update("c", "1"));
-      t.offer(update("a", "1"));
-      t.offer(update("b", "1"));
-      t.offer(update("c", "2"));
-      auto b = t.take(100);
-      EXPECT_EQ(keys_of(b), (std::vector<std::string>{"a", "b", "c"}));
-      EXPECT_EQ(b.updates.back().value, "2");
-      EXPECT_EQ(b.replaced, 1u);
-      EXPECT_EQ(t.waiting(), 0u);
-    }
-  }
-  EXPECT_EQ(t.taken(), 3u * (5000u + 3u * 4u));
-}
-
 TEST(IngestTable, ConcurrentCallersLoseNothingAndAskForOneWakeUpPerIdlePeriod) {
   ingest_table t;
   std::atomic<int> wakes{0};
