@@ -72,28 +72,40 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
   max = std::max<size_t>(max, 1);
   batch out;
   table taken;
+  bool ended = false;  // this take ends the outstanding wake-up
   {
     std::lock_guard lock{mutex_};
     out.replaced = std::exchange(replaced_, 0);
-    if (waiting_.size() <= max) {
-      taken.swap(waiting_);  // the common case: O(1) under the lock
-      if (by_wake_up) wake_outstanding_ = false;
-    } else {
-      // A storm larger than a batch: the `max` oldest, found in one pass.
-      std::vector<uint64_t> seqs;
-      seqs.reserve(waiting_.size());
-      for (const auto& [key, e] : waiting_) seqs.push_back(e.put_seq);
-      std::nth_element(seqs.begin(), seqs.begin() + static_cast<std::ptrdiff_t>(max - 1), seqs.end());
-      const uint64_t newest_taken = seqs[max - 1];
-      for (auto it = waiting_.begin(); it != waiting_.end();) {
-        auto current = it++;
-        if (current->second.put_seq <= newest_taken) taken.insert(waiting_.extract(current));
-      }
-      out.more = true;
+    const size_t left = backlog_.size() - backlog_next_;  // the backlog is the taker's alone
+    if (left < max) {
+      taken.swap(waiting_);  // O(1) under the lock, whatever the table holds
+      ended = by_wake_up && left + taken.size() <= max;
+      if (ended) wake_outstanding_ = false;
     }
-    taken_ += taken.size() + out.replaced;
   }
-  append_in_put_order(taken, out.updates);
+  if (backlog_next_ == backlog_.size() && taken.size() <= max) {
+    append_in_put_order(taken, out.updates);  // the common case: no storm
+  } else {
+    // A storm larger than a batch: sorted once, here, and handed out batch by batch from the backlog,
+    // oldest first, so that callers never wait for it (docs/architecture.md, "The ingest").
+    append_in_put_order(taken, backlog_);
+    const size_t n = std::min(max, backlog_.size() - backlog_next_);
+    const auto first = backlog_.begin() + static_cast<std::ptrdiff_t>(backlog_next_);
+    out.updates.assign(std::make_move_iterator(first), std::make_move_iterator(first + static_cast<std::ptrdiff_t>(n)));
+    backlog_next_ += n;
+    if (backlog_next_ == backlog_.size()) {
+      backlog_next_ = 0;
+      std::vector<status_update>{}.swap(backlog_);  // a storm's space is given back with it
+    }
+  }
+  const size_t left = backlog_.size() - backlog_next_;
+  {
+    std::lock_guard lock{mutex_};
+    backlog_waiting_ = left;
+    taken_ += out.updates.size() + out.replaced;
+  }
+  // A wake-up not ended here goes on (the coalescer takes again) until a take ends it.
+  out.more = by_wake_up ? !ended : left > 0;
   return out;
 }
 
@@ -104,7 +116,7 @@ void ingest_table::close() {
 
 size_t ingest_table::waiting() const {
   std::lock_guard lock{mutex_};
-  return waiting_.size();
+  return waiting_.size() + backlog_waiting_;
 }
 
 uint64_t ingest_table::refused() const {

@@ -40,7 +40,9 @@ class ingest_table {
   /// Takes at most `max` waiting updates, the oldest first, in the order of each key's last put (so
   /// that idle keys are written in put order, as if each put had been a message). `by_wake_up`: the outstanding
   /// wake-up is being served, so when none remain the next offer needs a new one; a take for another
-  /// reason (a flush, a stop) leaves the outstanding wake-up to be served, as an empty take.
+  /// reason (a flush, a stop) leaves the outstanding wake-up to be served, as an empty take. Holds
+  /// the callers' lock for two swaps and a few counters, whatever waits; one taker at a time (the
+  /// coalescer), since a storm's backlog is the taker's own.
   batch take(size_t max, bool by_wake_up = true);
 
   /// Refuses every later offer. What is already waiting can still be taken.
@@ -65,6 +67,11 @@ class ingest_table {
   static void append_in_put_order(table& taken, std::vector<status_update>& out);
 
   mutable std::mutex mutex_;
+  // A storm larger than a batch, taken out of the table at once and sorted into put order: handed
+  // out from here by later takes, before anything put since. The taker's alone (no lock).
+  std::vector<status_update> backlog_;
+  size_t backlog_next_ = 0;
+  size_t backlog_waiting_ = 0;  // backlog_'s updates not yet handed out, for waiting() (under mutex_)
   // The key lives in the map only (moved out of the update and back in on take): one copy per key.
   table waiting_;
   uint64_t last_put_seq_ = 0;

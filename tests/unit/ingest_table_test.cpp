@@ -64,6 +64,28 @@ TEST(IngestTable, AStormLargerThanABatchIsTakenOldestFirstAndTheWakeUpStaysOutst
   EXPECT_EQ(t.waiting(), 0u);
 }
 
+TEST(IngestTable, AStormsBacklogGoesOutOldestFirstBeforeLaterPutsAndCountsAsWaiting) {
+  ingest_table t;
+  for (int i = 0; i < 10; ++i) t.offer(update("k" + std::to_string(i), "v"));
+  EXPECT_EQ(keys_of(t.take(4)), (std::vector<std::string>{"k0", "k1", "k2", "k3"}));
+  EXPECT_EQ(t.waiting(), 6u);  // the rest of the storm, taken out of the table, still waits
+  t.offer(update("k1", "again"));  // k1 was handed out already: a new put
+  t.offer(update("k9", "newer"));  // k9 is in the backlog: the newer value follows it, never before
+  t.offer(update("new", "v"));
+  EXPECT_EQ(t.waiting(), 9u);
+  auto second = t.take(4);
+  EXPECT_TRUE(second.more);
+  EXPECT_EQ(keys_of(second), (std::vector<std::string>{"k4", "k5", "k6", "k7"}));
+  auto last = t.take(100);
+  EXPECT_FALSE(last.more);
+  EXPECT_EQ(keys_of(last), (std::vector<std::string>{"k8", "k9", "k1", "k9", "new"}));
+  EXPECT_EQ(last.updates[1].value, "v");
+  EXPECT_EQ(last.updates[3].value, "newer");
+  EXPECT_EQ(t.waiting(), 0u);
+  EXPECT_EQ(t.taken(), 13u);
+  EXPECT_EQ(t.offer(update("after", "v")), offer_result::wake_needed);  // the last take ended the wake-up
+}
+
 TEST(IngestTable, ATakeForAFlushLeavesTheWakeUpOutstanding) {
   ingest_table t;
   EXPECT_EQ(t.offer(update("a", "1")), offer_result::wake_needed);
