@@ -1,6 +1,7 @@
 #include "actors/ingest/ingest_table.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace status_store {
 

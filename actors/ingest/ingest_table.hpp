@@ -1,7 +1,7 @@
 #pragma once
 // The one door where callers' threads hand status updates to the actor system: a table keyed by
 // record key in which the newest update replaces an older one still waiting. A caller holds its lock
-// for one map insert; the coalescer for one swap (or one batch of node moves). The coalescer is woken
+// for one map insert; the coalescer for one swap, storm or not (it sorts a storm outside). It is woken
 // by one message when the table goes from empty to waiting, and never more than one wake-up is
 // outstanding. Memory is bounded by the number of distinct keys, whatever the update rate.
 // Everything else in status-store talks through typed messages (docs/architecture.md, "The ingest").
