@@ -68,7 +68,7 @@ TEST(IngestTable, AStormsBacklogGoesOutOldestFirstBeforeLaterPutsAndCountsAsWait
   ingest_table t;
   for (int i = 0; i < 10; ++i) t.offer(update("k" + std::to_string(i), "v"));
   EXPECT_EQ(keys_of(t.take(4)), (std::vector<std::string>{"k0", "k1", "k2", "k3"}));
-  EXPECT_EQ(t.waiting(), 6u);  // the rest of the storm, taken out of the table, still waits
+  EXPECT_EQ(t.waiting(), 6u);      // the rest of the storm, taken out of the table, still waits
   t.offer(update("k1", "again"));  // k1 was handed out already: a new put
   t.offer(update("k9", "newer"));  // k9 is in the backlog: the newer value follows it, never before
   t.offer(update("new", "v"));
