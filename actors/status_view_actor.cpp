@@ -4,6 +4,7 @@
 #include "actors/policy/log_text.hpp"
 #include "actors/policy/stale_unassigned.hpp"
 #include "actors/status_view_state.hpp"
+#include "actors/threads/thread_priority.hpp"
 #include "config/logging.hpp"
 
 #include "caf/actor_system.hpp"
@@ -18,6 +19,10 @@ namespace status_store {
 namespace view_detail {
 
 namespace {
+// How far below the write path the view's own thread follows the topic, in nice steps: the kernel then
+// weighs it at about a tenth of a thread at the usual priority (docs/architecture.md, "The view's thread").
+constexpr int follow_nice_increment = 10;
+
 std::string loggable(std::string_view record_text) {
   return escape_for_log(record_text, static_cast<std::size_t>(defaults::logged_record_text_max_bytes));
 }
@@ -27,8 +32,9 @@ using self_ptr = status_view_state::self_ptr;
 
 void status_view_state::init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
                              std::shared_ptr<status_topic_follower> reader, const view_history_settings& history,
-                             alert_sink_actor alerts) {
+                             alert_sink_actor alerts, view_thread thread) {
   self_ = self;
+  thread_ = thread;
   coalescer_ = std::move(coalescer);
   metrics_ = std::move(metrics);
   alerts_ = std::move(alerts);
@@ -77,6 +83,7 @@ void status_view_state::handle_caught_up() {
   log_progress(true);
   log_->info("replay complete: {} connector(s), {} with tasks, {} with topics; {} malformed record(s) skipped",
              connectors_.size(), tasks_.size(), topics_.size(), counters_.read_errors);
+  follow_below_writes();
   // Publish first: whoever waited reads metrics that already show the completed replay.
   self_->send(metrics_, publish_atom::value, counters_);
   for (auto& rp : waiting_for_replay_) rp.deliver(ok_atom::value);
@@ -266,6 +273,19 @@ void status_view_state::schedule_tick(int64_t now) {
   self_->delayed_send(self_, std::chrono::nanoseconds{std::max<int64_t>(*due - now, 0)}, tick_atom::value);
 }
 
+/// On its own thread, the view follows the topic below the write path's priority from now on: the
+/// replay, which start-up waits for, ran at the same priority as everything else.
+void status_view_state::follow_below_writes() {
+  if (thread_ != view_thread::own) return;
+  if (const auto refused = lower_this_thread_priority(follow_nice_increment); !refused.empty())
+    log_->warn(
+        "could not lower the status view's thread priority ({}): it follows the topic at the write "
+        "path's priority",
+        refused);
+  else
+    log_->debug("following the topic on its own thread at nice {}", this_thread_nice());
+}
+
 void status_view_state::log_progress(bool force) {
   const auto now = self_->clock().now();
   if (!force && now - last_progress_log_ < std::chrono::seconds{5}) return;
@@ -277,8 +297,10 @@ void status_view_state::log_progress(bool force) {
 
 status_view_full_actor::behavior_type status_view(self_ptr self, observation_sink_actor coalescer,
                                                   metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                                  const view_history_settings& history, alert_sink_actor alerts) {
-  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader), history, std::move(alerts));
+                                                  const view_history_settings& history, alert_sink_actor alerts,
+                                                  view_thread thread) {
+  self->state.init(self, std::move(coalescer), std::move(metrics), std::move(reader), history, std::move(alerts),
+                   thread);
   return self->state.make_behavior();
 }
 
@@ -286,9 +308,14 @@ status_view_full_actor::behavior_type status_view(self_ptr self, observation_sin
 
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
                                          metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                         view_history_settings history, alert_sink_actor alerts) {
+                                         view_history_settings history, alert_sink_actor alerts, view_thread thread) {
+  // Its own thread: a batch of records read back (up to 5,000) then never holds a scheduler worker
+  // that the coalescer or the producer is waiting for.
+  if (thread == view_thread::own)
+    return system.spawn<caf::detached>(view_detail::status_view, std::move(coalescer), std::move(metrics),
+                                       std::move(reader), std::move(history), std::move(alerts), thread);
   return system.spawn(view_detail::status_view, std::move(coalescer), std::move(metrics), std::move(reader),
-                      std::move(history), std::move(alerts));
+                      std::move(history), std::move(alerts), thread);
 }
 
 }  // namespace status_store

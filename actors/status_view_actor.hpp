@@ -24,6 +24,9 @@
 //   window) is an event for the subscribers (subscribe; monitored, forgotten when they exit), one
 //   message per batch or tick, in read order: the events `watch` prints, a stale UNASSIGNED marked as
 //   such (docs/http-service.md#the-event-stream).
+// - In the store the view runs on a thread of its own, which follows the topic below the write path's
+//   priority once the replay is complete: reading back never holds up a write (docs/architecture.md,
+//   "The view's thread").
 #include "actors/policy/flap_rule.hpp"
 #include "actors/policy/status_history.hpp"
 #include "messages/protocol.hpp"
@@ -45,12 +48,17 @@ struct view_history_settings {
   std::optional<int64_t> epoch_offset_ns;
 };
 
+/// Where the view runs: `own` is a thread of its own (the store's), whose priority is lowered once
+/// the replay is complete; `shared` the actor system's workers (tests on the test coordinator).
+enum class view_thread : uint8_t { shared, own };
+
 /// `reader` may be null (tests feed records directly); otherwise the view starts it and owns it, and it
 /// feeds the view through a status_feed_actor handle. Returns the view's full interface, for wiring;
 /// embedders get its queries (status_view_actor) from it.
 /// `alerts` may be null: no webhook, no alerts.
 status_view_full_actor spawn_status_view(caf::actor_system& system, observation_sink_actor coalescer,
                                          metrics_actor metrics, std::shared_ptr<status_topic_follower> reader,
-                                         view_history_settings history = {}, alert_sink_actor alerts = {});
+                                         view_history_settings history = {}, alert_sink_actor alerts = {},
+                                         view_thread thread = view_thread::shared);
 
 }  // namespace status_store

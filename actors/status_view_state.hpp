@@ -52,7 +52,7 @@ class status_view_state {
   /// Wires the state to its actor and peers; starts `reader` (may be null) feeding it.
   void init(self_ptr self, observation_sink_actor coalescer, metrics_actor metrics,
             std::shared_ptr<status_topic_follower> reader, const view_history_settings& history,
-            alert_sink_actor alerts);
+            alert_sink_actor alerts, view_thread thread);
 
   status_view_full_actor::behavior_type make_behavior() {
     return {
@@ -147,6 +147,7 @@ class status_view_state {
   /// One tick when the first of what waits for time is due: a malformed-log window passes, or a
   /// flapping key has been stable for the window. None when nothing waits.
   void schedule_tick(int64_t now);
+  void follow_below_writes();
   void log_progress(bool force);
 
   self_ptr self_ = nullptr;
@@ -177,6 +178,7 @@ class status_view_state {
   int64_t flap_window_ms_ = 0;                           // status.flap.window.ms, for stable events
   int64_t epoch_offset_ns_ = 0;                          // wall clock minus actor clock (steady), set at init
   bool caught_up_ = false;
+  view_thread thread_ = view_thread::shared;
   caf::actor_clock::time_point replay_started_;
   caf::actor_clock::time_point last_progress_log_;
   std::vector<caf::typed_response_promise<ok_atom>> waiting_for_replay_;

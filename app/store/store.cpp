@@ -136,7 +136,8 @@ void store::start(store_options options) {
   coalescer_ = spawn_coalescer(*system_, coalescer_config{r, config_.message_timeout_ms, options.on_acknowledged},
                                producer_, scheduler_, metrics_, ingest_);
   wake_target_ = caf::actor_cast<caf::actor>(coalescer_);  // kept until destruction: puts racing stop() are safe
-  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_), alerts_);
+  view_ = spawn_status_view(*system_, coalescer_, metrics_, std::move(reader), view_history_of(config_), alerts_,
+                            view_thread::own);
   await_replay(deadline.remaining());
   log_started(config_, bootstrap_servers_);
 }
