@@ -59,7 +59,7 @@ void status_view_state::init(self_ptr self, observation_sink_actor coalescer, me
 void status_view_state::handle_records(std::vector<consumed_record>& records) {
   std::vector<observed_status> observed;
   observed.reserve(records.size());
-  for (const auto& r : records) {
+  for (auto& r : records) {
     ++counters_.records_read;
     if (auto seen = apply(r)) observed.push_back(std::move(*seen));
   }
@@ -109,7 +109,7 @@ void status_view_state::handle_tick() {
 // -- applying records --
 
 /// Applies one record; returns what the coalescer should hear of it if the view changed.
-std::optional<observed_status> status_view_state::apply(const consumed_record& r) {
+std::optional<observed_status> status_view_state::apply(consumed_record& r) {
   auto parsed = parse_key(r.key);
   if (auto* err = std::get_if<decode_error>(&parsed)) {
     skip(r, "", *err);
@@ -127,7 +127,7 @@ std::optional<observed_status> status_view_state::apply(const consumed_record& r
   return std::nullopt;
 }
 
-std::optional<observed_status> status_view_state::apply_connector(const consumed_record& r, const parsed_key& key) {
+std::optional<observed_status> status_view_state::apply_connector(consumed_record& r, const parsed_key& key) {
   if (r.tombstone) {  // the connector is gone, and so are its tasks
     erase_connector(key.connector);
     if (events_wanted()) note_record_event(r, key, nullptr);
@@ -139,23 +139,24 @@ std::optional<observed_status> status_view_state::apply_connector(const consumed
     return std::nullopt;
   }
   auto& incoming = std::get<status_value>(value);
-  observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
+  observed_status seen{{}, false, incoming.worker_id, incoming.generation, r.own};
   auto it = connectors_.find(std::string_view{key.connector});
   std::optional<status_state> previous;
   if (it == connectors_.end())
     it = connectors_.emplace(compact_key{key.connector}, stored_status{}).first;
   else
     previous = it->second.state;
-  const std::string status_key = connector_key(key.connector);
-  const status_key_ref ref{status_key, key.connector, std::nullopt};
+  connector_key_into(key.connector, status_key_);
+  const status_key_ref ref{status_key_, key.connector, std::nullopt};
   const auto flap = history_.applied(ref, previous, incoming, record_ms(r), r.own);
   note_alerts(ref, previous, incoming, flap, record_ms(r));
   if (events_wanted()) note_status_event(r, key, incoming, flap, false);
   it->second = store_value(std::move(incoming));
+  seen.key = std::move(r.key);  // the record's last use
   return seen;
 }
 
-std::optional<observed_status> status_view_state::apply_task(const consumed_record& r, const parsed_key& key) {
+std::optional<observed_status> status_view_state::apply_task(consumed_record& r, const parsed_key& key) {
   if (r.tombstone) {
     if (auto it = tasks_.find(key.connector); it != tasks_.end()) {
       it->second.erase(key.task);
@@ -180,14 +181,15 @@ std::optional<observed_status> status_view_state::apply_task(const consumed_reco
     if (events_wanted()) note_status_event(r, key, incoming, flap_rule::change::none, true);
     return std::nullopt;
   }
-  observed_status seen{r.key, false, incoming.worker_id, incoming.generation, r.own};
+  observed_status seen{{}, false, incoming.worker_id, incoming.generation, r.own};
   const auto previous = it == tasks.end() ? std::nullopt : std::optional<status_state>{it->second.state};
-  const std::string status_key = task_key(key.connector, key.task);
-  const status_key_ref ref{status_key, key.connector, key.task};
+  task_key_into(key.connector, key.task, status_key_);
+  const status_key_ref ref{status_key_, key.connector, key.task};
   const auto flap = history_.applied(ref, previous, incoming, record_ms(r), r.own);
   note_alerts(ref, previous, incoming, flap, record_ms(r));
   if (events_wanted()) note_status_event(r, key, incoming, flap, false);
   tasks[key.task] = store_value(std::move(incoming));
+  seen.key = std::move(r.key);  // the record's last use
   return seen;
 }
 

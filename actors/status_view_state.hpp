@@ -97,9 +97,9 @@ class status_view_state {
   void handle_tick();
 
   // -- applying records --
-  std::optional<observed_status> apply(const consumed_record& r);
-  std::optional<observed_status> apply_connector(const consumed_record& r, const parsed_key& key);
-  std::optional<observed_status> apply_task(const consumed_record& r, const parsed_key& key);
+  std::optional<observed_status> apply(consumed_record& r);
+  std::optional<observed_status> apply_connector(consumed_record& r, const parsed_key& key);
+  std::optional<observed_status> apply_task(consumed_record& r, const parsed_key& key);
   std::optional<observed_status> apply_topic(const consumed_record& r, const parsed_key& key);
   void skip(const consumed_record& r, std::string_view part, const decode_error& err);
   void erase_connector(const std::string& connector);
@@ -177,6 +177,7 @@ class status_view_state {
   std::vector<status_event> noted_events_;               // of the batch or tick being handled
   int64_t flap_window_ms_ = 0;                           // status.flap.window.ms, for stable events
   int64_t epoch_offset_ns_ = 0;                          // wall clock minus actor clock (steady), set at init
+  std::string status_key_;  // the record's key in canonical form, rebuilt per record without allocating
   bool caught_up_ = false;
   view_thread thread_ = view_thread::shared;
   caf::actor_clock::time_point replay_started_;

@@ -47,7 +47,7 @@ void credential_failure_watch::on_error(rd_kafka_resp_err_t error, const char* r
 
 void credential_failure_watch::clear() { end_episode("the broker accepts this client's credentials again"); }
 
-bool credential_failure_watch::end_episode(const std::string& why) {
+bool credential_failure_watch::end_episode(std::string_view why) {
   if (!failing_.load(std::memory_order_acquire)) return false;
   {
     std::lock_guard<std::mutex> guard{mutex_};

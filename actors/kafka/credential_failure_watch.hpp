@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace status_store {
 
@@ -51,7 +52,7 @@ class credential_failure_watch {
  private:
   static void error_callback(rd_kafka_t* rk, int error, const char* reason, void* opaque);
   /// Ends an episode, logging `why` once; false if none was going on.
-  bool end_episode(const std::string& why);
+  bool end_episode(std::string_view why);
 
   std::string client_;
   std::atomic<bool> failing_{false};
