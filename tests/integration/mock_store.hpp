@@ -6,7 +6,9 @@
 #include "config/properties.hpp"
 #include "config/worker_config.hpp"
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 namespace status_store::integration {
 
@@ -33,6 +35,17 @@ inline kafka_settings reader_settings(const store& s) {
   kafka_settings settings = consumer_settings(s.config());
   settings.emplace_back("bootstrap.servers", s.bootstrap_servers());
   return settings;
+}
+
+/// Polls `condition` until it holds or `timeout` passes (real time: these are integration tests).
+template <class F>
+bool eventually(F condition, std::chrono::milliseconds timeout = std::chrono::seconds{20}) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  }
+  return condition();
 }
 
 }  // namespace status_store::integration

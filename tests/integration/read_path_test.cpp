@@ -4,6 +4,7 @@
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
+#include "mock_store.hpp"
 #include "other_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 
 using namespace status_store;
 using namespace std::chrono_literals;
+using integration::eventually;
 
 namespace {
 
@@ -29,17 +31,6 @@ worker_config config_for(const std::string& bootstrap, const std::string& topic,
                               {"status.storage.retry.initial.backoff.ms", "50"},
                               {"status.storage.retry.max.backoff.ms", "500"},
                               {"producer.message.timeout.ms", "2000"}});
-}
-
-/// Polls `condition` until it holds or `timeout` passes (real time: these are integration tests).
-template <class F>
-bool eventually(F condition, std::chrono::milliseconds timeout = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return condition();
 }
 
 }  // namespace

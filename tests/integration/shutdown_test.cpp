@@ -40,17 +40,6 @@ void expect_conservation(const store_counters& c) {
   EXPECT_EQ(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);
 }
 
-/// Waits (real time) until `done` holds, for at most 30 s.
-template <class Predicate>
-bool eventually(Predicate done) {
-  const auto give_up = std::chrono::steady_clock::now() + 30s;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > give_up) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
 /// 10 updates whose first sends fail with retriable errors (the retries back off 50..500 ms), then
 /// stop() at once with `config`'s drain timeout: every update must be written within the drain.
 void expect_stop_drains_retries(const worker_config& config) {
@@ -93,7 +82,7 @@ TEST(ShutdownOnMockCluster, ACoalescerThatDoesNotAnswerTheDrainHasEveryPendingUp
       1h);
   s.embedded_mock_cluster()->set_broker_down(-1);  // nothing is acknowledged: 20 updates stay pending
   for (int i = 0; i < 20; ++i) s.put(running(i));
-  ASSERT_TRUE(eventually([&] { return s.metrics().counters.pending == 20; }));
+  ASSERT_TRUE(integration::eventually([&] { return s.metrics().counters.pending == 20; }, 30s));
 
   // The coalescer dies (as a bug would kill it): it never answers the drain, nor takes from the ingest.
   {
