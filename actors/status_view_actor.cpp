@@ -20,7 +20,7 @@ namespace view_detail {
 
 namespace {
 // How far below the write path the view's own thread follows the topic, in nice steps: the kernel then
-// weighs it at about a tenth of a thread at the usual priority (docs/architecture.md, "The view's thread").
+// weighs it at about a tenth of a thread at the usual priority (docs/architecture.md, "The read side's threads").
 constexpr int follow_nice_increment = 10;
 
 std::string loggable(std::string_view record_text) {
@@ -275,10 +275,11 @@ void status_view_state::schedule_tick(int64_t now) {
   self_->delayed_send(self_, std::chrono::nanoseconds{std::max<int64_t>(*due - now, 0)}, tick_atom::value);
 }
 
-/// On its own thread, the view follows the topic below the write path's priority from now on: the
-/// replay, which start-up waits for, ran at the same priority as everything else.
+/// On its own thread, the view and its reader follow the topic below the write path's priority from
+/// now on: the replay, which start-up waits for, ran at the same priority as everything else.
 void status_view_state::follow_below_writes() {
   if (thread_ != view_thread::own) return;
+  if (reader_) reader_->follow_below(follow_nice_increment);  // its thread and the consumer's
   if (const auto refused = lower_this_thread_priority(follow_nice_increment); !refused.empty())
     log_->warn(
         "could not lower the status view's thread priority ({}): it follows the topic at the write "

@@ -24,9 +24,9 @@
 //   window) is an event for the subscribers (subscribe; monitored, forgotten when they exit), one
 //   message per batch or tick, in read order: the events `watch` prints, a stale UNASSIGNED marked as
 //   such (docs/http-service.md#the-event-stream).
-// - In the store the view runs on a thread of its own, which follows the topic below the write path's
-//   priority once the replay is complete: reading back never holds up a write (docs/architecture.md,
-//   "The view's thread").
+// - In the store the view runs on a thread of its own, which with its reader follows the topic below
+//   the write path's priority once the replay is complete: reading back never holds up a write
+//   (docs/architecture.md, "The read side's threads").
 #include "actors/policy/flap_rule.hpp"
 #include "actors/policy/status_history.hpp"
 #include "messages/protocol.hpp"

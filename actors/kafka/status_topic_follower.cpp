@@ -1,6 +1,9 @@
 #include "actors/kafka/status_topic_follower.hpp"
 
 #include "actors/kafka/topic_consumer.hpp"
+#include "actors/threads/thread_name.hpp"
+#include "actors/threads/thread_priority.hpp"
+#include "config/logging.hpp"
 
 namespace status_store {
 
@@ -30,9 +33,11 @@ void status_topic_follower::stop() {
 }
 
 void status_topic_follower::run() {
+  name_this_thread("status-reader");
   bool announced = false;
   std::vector<consumed_record> batch;
   while (running_.load(std::memory_order_relaxed)) {
+    if (const int n = lower_by_.exchange(0, std::memory_order_relaxed); n > 0) lower_priority(n);
     consumer_->poll(batch, max_batch, std::chrono::milliseconds{100});
     if (!batch.empty()) {
       on_records_(std::move(batch));
@@ -46,6 +51,21 @@ void status_topic_follower::run() {
   }
   on_records_ = nullptr;  // drop the sinks' actor handles with the thread
   on_caught_up_ = nullptr;
+}
+
+/// On the reader thread: this thread's priority is its own to change, and the consumer is used here.
+void status_topic_follower::lower_priority(int increment) {
+  static const auto log = component_logger("status-reader");
+  auto refused = lower_this_thread_priority(increment);
+  if (auto by_client = consumer_->threads().lower_priority(increment); refused.empty()) refused = std::move(by_client);
+  if (!refused.empty())
+    log->warn(
+        "could not lower the priority of the status reader's threads ({}): they follow the topic at the "
+        "write path's priority",
+        refused);
+  else
+    log->debug("following the topic at nice {}, with {} librdkafka thread(s) of the consumer", this_thread_nice(),
+               consumer_->threads().ids().size());
 }
 
 }  // namespace status_store

@@ -34,16 +34,21 @@ class status_topic_follower {
   void start(records_sink on_records, caught_up_sink on_caught_up);
   /// Stops and joins the thread. Idempotent.
   void stop();
+  /// Asks the reader thread to lower its own priority and that of the consumer's librdkafka threads
+  /// by `increment` nice steps (once; it does so before its next poll). Callable from any thread.
+  void follow_below(int increment) { lower_by_.store(increment, std::memory_order_relaxed); }
 
   uint64_t records_at_start() const;
 
  private:
   void run();
+  void lower_priority(int increment);
 
   std::unique_ptr<topic_consumer> consumer_;
   records_sink on_records_;
   caught_up_sink on_caught_up_;
   std::atomic<bool> running_{false};
+  std::atomic<int> lower_by_{0};
   std::thread thread_;
 };
 

@@ -20,9 +20,12 @@ struct partition_list {
   ~partition_list() { rd_kafka_topic_partition_list_destroy(list); }
 };
 
-rd_kafka_t* make_consumer(const kafka_settings& settings, credential_failure_watch& credentials) {
-  return new_librdkafka_client(RD_KAFKA_CONSUMER, settings, "consumer", "status consumer",
-                               [&](rd_kafka_conf_t* conf) { credentials.install(conf); });
+rd_kafka_t* make_consumer(const kafka_settings& settings, credential_failure_watch& credentials,
+                          client_threads& threads) {
+  return new_librdkafka_client(RD_KAFKA_CONSUMER, settings, "consumer", "status consumer", [&](rd_kafka_conf_t* conf) {
+    credentials.install(conf);
+    threads.install(conf);
+  });
 }
 
 /// Whether `m` carries the writer header with exactly `writer_id`.
@@ -71,7 +74,7 @@ int32_t partition_count(rd_kafka_t* rk, const std::string& topic, clock_type::ti
 
 topic_consumer::topic_consumer(const kafka_settings& settings, const std::string& topic,
                                std::chrono::milliseconds timeout, std::string own_writer_id)
-    : rk_(make_consumer(settings, *credentials_)), topic_(topic), own_writer_id_(std::move(own_writer_id)) {
+    : rk_(make_consumer(settings, *credentials_, *threads_)), topic_(topic), own_writer_id_(std::move(own_writer_id)) {
   const auto deadline = clock_type::now() + timeout;
   try {
     const int32_t n = partition_count(rk_, topic, deadline, *credentials_);

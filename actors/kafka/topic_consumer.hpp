@@ -3,6 +3,7 @@
 // does, and knows when it has caught up with the end offsets captured at creation. The building block
 // of topic_snapshot and status_topic_follower: no consumer group joined, no offset committed.
 // Plain C++, used from one thread at a time.
+#include "actors/kafka/client_threads.hpp"
 #include "actors/kafka/credential_failure_watch.hpp"
 #include "config/client_settings.hpp"
 #include "messages/protocol.hpp"
@@ -48,6 +49,8 @@ class topic_consumer {
   }
   /// Records in the topic at construction (sum of end - start offsets): the replay's size.
   uint64_t records_at_start() const { return records_at_start_; }
+  /// librdkafka's own threads of this consumer: their priority can be lowered once the replay is done.
+  client_threads& threads() { return *threads_; }
 
  private:
   void reached(int32_t partition);
@@ -55,6 +58,7 @@ class topic_consumer {
   // Before rk_, which its error callback points into: a rejected password ends start-up at once
   // (std::runtime_error naming it) instead of as a metadata timeout.
   std::unique_ptr<credential_failure_watch> credentials_ = std::make_unique<credential_failure_watch>("status reader");
+  std::unique_ptr<client_threads> threads_ = std::make_unique<client_threads>();  // before rk_ too
   rd_kafka_t* rk_ = nullptr;
   std::string topic_;
   std::string own_writer_id_;

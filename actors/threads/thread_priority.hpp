@@ -1,16 +1,26 @@
 #pragma once
-// Scheduling priority of the calling thread, for the store's own threads only: the status view
-// follows the topic below the write path's priority, so reading back never delays a write when the
-// cores are busy (docs/architecture.md, "The view's thread").
+// Scheduling priority of the store's own threads: the read side (the status view, its reader and
+// the consumer's librdkafka threads) follows the topic below the write path's priority, so reading
+// back never delays a write when the cores are busy (docs/architecture.md, "The read side's threads").
 #include <string>
 
 namespace status_store {
 
-/// Raises the calling thread's nice value by `increment` (Linux: a thread's own; lowering a
-/// priority needs no privilege). Returns an empty string, or what the system said when it refused.
+/// The calling thread's id as the kernel knows it (gettid): what lower_thread_priority names.
+int this_thread_id();
+
+/// Raises the nice value of thread `tid` of this process by `increment` (Linux: one thread's own;
+/// lowering a priority needs no privilege). Returns an empty string, or what the system said when it
+/// refused (a thread that has ended: "No such process").
+std::string lower_thread_priority(int tid, int increment);
+
+/// The same for the calling thread.
 std::string lower_this_thread_priority(int increment);
 
-/// The calling thread's nice value (for the log line and the tests).
+/// The nice value of thread `tid` of this process (for log lines and the tests); 0 when unknown.
+int thread_nice(int tid);
+
+/// The calling thread's nice value.
 int this_thread_nice();
 
 }  // namespace status_store
