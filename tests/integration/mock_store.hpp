@@ -5,10 +5,9 @@
 #include "config/client_settings.hpp"
 #include "config/properties.hpp"
 #include "config/worker_config.hpp"
+#include "tests/eventually.hpp"
 
-#include <chrono>
 #include <string>
-#include <thread>
 
 namespace status_store::integration {
 
@@ -37,15 +36,6 @@ inline kafka_settings reader_settings(const store& s) {
   return settings;
 }
 
-/// Polls `condition` until it holds or `timeout` passes (real time: these are integration tests).
-template <class F>
-bool eventually(F condition, std::chrono::milliseconds timeout = std::chrono::seconds{20}) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds{20});
-  }
-  return condition();
-}
+using test_support::eventually;
 
 }  // namespace status_store::integration

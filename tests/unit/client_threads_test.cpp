@@ -2,24 +2,16 @@
 // too (the status reader's consumer: docs/architecture.md, "The read side's threads").
 #include "actors/kafka/client_threads.hpp"
 #include "actors/threads/thread_priority.hpp"
+#include "tests/eventually.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 using namespace status_store;
 
 namespace {
-
-template <class F>
-bool within_five_seconds(F condition) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{5};
-  while (!condition() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds{5});
-  return condition();
-}
 
 bool all_at(const client_threads& threads, int nice) {
   const auto ids = threads.ids();
@@ -38,7 +30,8 @@ TEST(ClientThreads, AClientsThreadsAreLoweredOnceAndThoseItStartsLaterToo) {
   threads.install(conf);
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);  // no broker: never connects
   ASSERT_NE(rk, nullptr) << error;
-  ASSERT_TRUE(within_five_seconds([&] { return !threads.ids().empty(); })) << "its main thread at least";
+  ASSERT_TRUE(test_support::eventually([&] { return !threads.ids().empty(); }, std::chrono::seconds{5}))
+      << "its main thread at least";
   EXPECT_TRUE(all_at(threads, base));
 
   EXPECT_EQ(threads.lower_priority(5), "");
@@ -49,7 +42,7 @@ TEST(ClientThreads, AClientsThreadsAreLoweredOnceAndThoseItStartsLaterToo) {
 
   const auto running = threads.ids().size();
   ASSERT_EQ(rd_kafka_brokers_add(rk, "127.0.0.1:1"), 1);  // a broker thread starts, after the call
-  ASSERT_TRUE(within_five_seconds([&] { return threads.ids().size() > running; }));
+  ASSERT_TRUE(test_support::eventually([&] { return threads.ids().size() > running; }, std::chrono::seconds{5}));
   EXPECT_TRUE(all_at(threads, lowered));
 
   rd_kafka_destroy(rk);
