@@ -60,10 +60,10 @@ std::string_view describe(const attempt_report& r) {
 
 coalescing_table::key_state* coalescing_table::find_work(std::string_view key, phase at,
                                                          std::optional<uint64_t> send_id) {
-  auto it = keys_.find(key);
-  if (it == keys_.end() || !it->second.work || it->second.work->at != at) return nullptr;
-  if (send_id && it->second.work->send_id != *send_id) return nullptr;
-  return &it->second;
+  key_state* ks = keys_.find(key);
+  if (ks == nullptr || !ks->work || ks->work->at != at) return nullptr;
+  if (send_id && ks->work->send_id != *send_id) return nullptr;
+  return ks;
 }
 
 /// A new attempt: handed to the producer, or held while no broker is reachable.
@@ -202,9 +202,7 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   pending_update p{u.tombstone,  std::move(u.value), u.safe, std::move(u.worker_id),
                    u.generation, ++last_accept_seq_, now_ns};
   unresolved_.emplace(p.accept_seq, u.put_ns > 0 ? u.put_ns : now_ns);
-  auto it = keys_.find(std::string_view{u.key});
-  if (it == keys_.end()) it = keys_.emplace(compact_key{u.key}, key_state{}).first;
-  auto& ks = it->second;
+  auto& ks = *keys_.try_emplace(u.key).first;
   if (p.safe && !can_write_safely(ks, p)) {
     discard_stale(u.key, ks, p, "putSafe");
     return;
@@ -278,12 +276,10 @@ void coalescing_table::retry_due(const retry_request& due, int64_t now_ns) {
 /// Another writer's tombstone abandons a retry waiting for its backoff (as Connect does when the
 /// entry is deleted): re-sending would resurrect the key. Our own records never abandon anything.
 void coalescing_table::observed(const observed_status& o) {
-  auto it = keys_.find(std::string_view{o.key});
-  if (it == keys_.end()) {
-    if (o.tombstone) return;  // nothing known, nothing to forget: no entry for deleted keys
-    it = keys_.emplace(compact_key{o.key}, key_state{}).first;
-  }
-  auto& ks = it->second;
+  // Nothing known of a deleted key, nothing to forget: a tombstone makes no entry.
+  key_state* found = o.tombstone ? keys_.find(o.key) : keys_.try_emplace(o.key).first;
+  if (found == nullptr) return;
+  auto& ks = *found;
   if (!o.tombstone) {
     remember(ks, o.worker_id, o.generation, o.own);
     return;
@@ -296,16 +292,16 @@ void coalescing_table::observed(const observed_status& o) {
 
 drain_report coalescing_table::fail_all_unresolved() {
   drain_report report;
-  for (auto& [key, ks] : keys_) {
-    if (!ks.work) continue;
+  keys_.for_each([&](std::string_view key, key_state& ks) {
+    if (!ks.work) return;
     if (ks.work->at == phase::held) --held_keys_;
     report.failed += ks.work->next ? 2 : 1;
     counters_.failure += ks.work->next ? 2 : 1;
     resolve(ks.work->head);
     if (ks.work->next) resolve(*ks.work->next);
     ks.work.reset();
-    report.failed_keys.emplace_back(key.view());
-  }
+    report.failed_keys.emplace_back(key);
+  });
   counters_.in_flight = counters_.waiting_retry = 0;
   held_.clear();
   return report;

@@ -22,7 +22,7 @@
 //   the attempt timeout (message.timeout.ms) as a timed-out send would: retried or failed by the
 //   KIP's rules, so an outage costs retries at the same pace as before, never more.
 // Conservation law, at every moment: accepted = success + failure + coalesced + dropped_stale + pending.
-#include "actors/policy/compact_key.hpp"
+#include "actors/policy/compact_key_map.hpp"
 #include "messages/payloads.hpp"
 
 #include <spdlog/logger.h>
@@ -34,7 +34,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -186,7 +185,7 @@ class coalescing_table {
 
   uint32_t max_retries_;
   std::shared_ptr<spdlog::logger> log_;
-  std::unordered_map<compact_key, key_state, compact_key_hash, compact_key_equal> keys_;
+  compact_key_map<key_state> keys_;
   std::unordered_set<std::string> worker_ids_;  // the interned worker ids of key_state::known_worker
   /// accept_seq → put time (ns) of every unresolved update: pending, the oldest unacknowledged age and
   /// flush watermarks in one ordered structure.
