@@ -101,9 +101,6 @@ class compact_key_map {
     size_ = 0;
   }
 
-  /// Bytes of the slot array (the blocks are counted by the allocator); for memory estimates.
-  size_t slot_bytes() const noexcept { return slots_.capacity() * sizeof(slot); }
-
  private:
   struct slot {
     size_t hash = 0;
