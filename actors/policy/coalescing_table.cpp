@@ -32,15 +32,31 @@ bool coalescing_table::is_stale_copy(const key_state& ks, const pending_update& 
   return !ks.known_own && !u.worker_id.empty() && !can_write_safely(ks, u);
 }
 
-/// resolve() for the acknowledged head: the same one lookup also yields its put time, and so its
+/// resolve() for an acknowledged record: the same one lookup also yields its put time, and so its
 /// put-to-acknowledgement time, hop by hop.
-void coalescing_table::resolve_acknowledged(const work_in_progress& work, const attempt_report& report,
+void coalescing_table::resolve_acknowledged(const pending_update& u, int64_t handed_on_ns, const attempt_report& report,
                                             int64_t now_ns) {
-  const auto put = unresolved_.find(work.head.accept_seq);
+  const auto put = unresolved_.find(u.accept_seq);
   if (put == unresolved_.end()) return;
-  ack_timings_.push_back(ack_hops(ack_instants{put->second, work.head.accepted_ns, work.handed_on_ns,
-                                               report.reported_ns, report.queue_us, now_ns}));
+  ack_timings_.push_back(
+      ack_hops(ack_instants{put->second, u.accepted_ns, handed_on_ns, report.reported_ns, report.queue_us, now_ns}));
   unresolved_.erase(put);
+}
+
+/// `u` is written. What it says becomes known for the key unless a newer value of the key is written
+/// already (`newest` false: an overtaken head's late report).
+void coalescing_table::count_acknowledged(std::string_view key, key_state& ks, const pending_update& u,
+                                          int64_t handed_on_ns, const attempt_report& report, int64_t now_ns,
+                                          bool newest) {
+  ++counters_.success;
+  if (newest) {
+    if (u.tombstone)
+      forget(ks);
+    else if (!u.worker_id.empty())  // connector and task statuses: our write is now known
+      remember(ks, u.worker_id, u.generation, true);
+  }
+  if (ack_listener_) ack_listener_(key, u.generation, report.reported_ns > 0 ? report.reported_ns : now_ns);
+  resolve_acknowledged(u, handed_on_ns, report, now_ns);
 }
 
 namespace {
@@ -95,14 +111,7 @@ void coalescing_table::hand_on(std::string_view key, work_in_progress& work, int
 
 /// The head is written: what it says is now known for the key, and the waiting value goes next.
 void coalescing_table::acknowledged(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns) {
-  const auto& head = ks.work->head;
-  ++counters_.success;
-  if (head.tombstone)
-    forget(ks);
-  else if (!head.worker_id.empty())  // connector and task statuses: our write is now known
-    remember(ks, head.worker_id, head.generation, true);
-  if (ack_listener_) ack_listener_(key, head.generation, report.reported_ns > 0 ? report.reported_ns : now_ns);
-  resolve_acknowledged(*ks.work, report, now_ns);
+  count_acknowledged(key, ks, ks.work->head, ks.work->handed_on_ns, report, now_ns, true);
   advance(key, ks, now_ns);
 }
 
@@ -119,12 +128,16 @@ bool coalescing_table::attempt_failed(std::string_view key, key_state& ks, const
   return true;
 }
 
+void coalescing_table::count_failure(std::string_view key, const pending_update& u, uint32_t attempts,
+                                     const attempt_report& report, std::string_view why) {
+  ++counters_.failure;
+  log_->error("status update for key '{}' failed after {} attempt(s): {}; {}", key, attempts, describe(report), why);
+  resolve(u);
+}
+
 void coalescing_table::fail_head(std::string_view key, key_state& ks, const attempt_report& report,
                                  std::string_view why) {
-  ++counters_.failure;
-  log_->error("status update for key '{}' failed after {} attempt(s): {}; {}", key, ks.work->retries_done + 1,
-              describe(report), why);
-  resolve(ks.work->head);
+  count_failure(key, ks.work->head, ks.work->retries_done + 1, report, why);
   advance(key, ks, last_now_ns_);
 }
 
@@ -220,15 +233,29 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
     *work.next = std::move(p);  // reuse the allocation
     return;
   }
+  if (may_chase(work, p)) {
+    send_chaser(u.key, work, std::move(p), now_ns);
+    return;
+  }
   work.next = std::make_unique<pending_update>(std::move(p));
 }
 
 bool coalescing_table::delivered(const attempt_report& r, int64_t now_ns) {
   last_now_ns_ = now_ns;
+  if (key_state* chased = keys_.find(r.key);
+      chased && chased->work && chased->work->chaser && chased->work->chaser->send_id == r.send_id) {
+    --counters_.in_flight;
+    chaser_delivered(r.key, *chased, r, now_ns);
+    return false;
+  }
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
   key_state* ks = find_work(r.key, phase::sending, r.send_id);
   if (!ks) return false;
   --counters_.in_flight;
+  if (ks->work->chaser || ks->work->overtaken) {
+    overtaken_head_delivered(r.key, *ks, r, now_ns);
+    return false;
+  }
   switch (r.end) {
     case attempt_end::acknowledged:
       acknowledged(r.key, *ks, r, now_ns);
@@ -294,11 +321,14 @@ drain_report coalescing_table::fail_all_unresolved() {
   drain_report report;
   keys_.for_each([&](std::string_view key, key_state& ks) {
     if (!ks.work) return;
-    if (ks.work->at == phase::held) --held_keys_;
-    report.failed += ks.work->next ? 2 : 1;
-    counters_.failure += ks.work->next ? 2 : 1;
-    resolve(ks.work->head);
-    if (ks.work->next) resolve(*ks.work->next);
+    auto& work = *ks.work;
+    if (work.at == phase::held) --held_keys_;
+    const uint64_t failed = 1 + (work.chaser ? 1 : 0) + (work.next ? 1 : 0);
+    report.failed += failed;
+    counters_.failure += failed;
+    resolve(work.head);
+    if (work.chaser) resolve(work.chaser->value);
+    if (work.next) resolve(*work.next);
     ks.work.reset();
     report.failed_keys.emplace_back(key);
   });

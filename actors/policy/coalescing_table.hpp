@@ -3,8 +3,12 @@
 // caller passes the time). The coalescer actor is a shell of message handlers around it; the rules
 // are unit-tested here alone (tests/unit/coalescing_table_test.cpp) and listed in
 // docs/architecture.md:
-// - At most one record per key is inside the producer. An update for a busy key (in flight or backing
-//   off) waits; a newer one replaces it, and the replaced one counts as coalesced.
+// - At most two records per key are inside the producer: the head, and the newest value chasing it
+//   (pipelined: sent at once, so a put does not wait a round trip for the one before it). The
+//   partition keeps them in order (one request in flight, no client retries), and a record a newer
+//   one has overtaken is never sent again: if it fails, it counts as coalesced. An update for a key
+//   with both in flight, or backing off, or held, waits; a newer one replaces it, and the replaced
+//   one counts as coalesced (docs/architecture.md#the-per-key-rules).
 // - A retriable failure schedules a retry; when it is due, the key's *latest* value is sent, and a
 //   newer value sent this way continues the key's failure episode (its retry count is not reset).
 // - After `max_retries` retries, or at once on a non-retriable error, the update fails (counted and
@@ -138,9 +142,16 @@ class coalescing_table {
   // Memory per key matters (a worker may track a million keys, nearly all idle): an idle key keeps
   // only what putSafe needs, 24 bytes beside its compact key; the rest lives in `work` while the key
   // has an update to write (docs/benchmarks.md, "memory per key").
+  /// A newer value of the key handed to the producer while the head is still in flight.
+  struct chaser_send {
+    pending_update value;
+    uint64_t send_id = 0;
+    int64_t handed_on_ns = 0;
+  };
   struct work_in_progress {
     pending_update head;                   // being written, or waiting for its retry
-    std::unique_ptr<pending_update> next;  // the newest value behind it (latest wins)
+    std::unique_ptr<chaser_send> chaser;   // only while the head is being sent
+    std::unique_ptr<pending_update> next;  // the newest value waiting behind them (latest wins)
     // The current send's id: matches delivery reports to it, and a retry's due notice (its ticket)
     // to the failed send it retries.
     uint64_t send_id = 0;
@@ -148,6 +159,7 @@ class coalescing_table {
     int64_t handed_on_ns = 0;        // when the current send was queued for the producer
     uint32_t retries_done = 0;       // retries used by the current failure episode
     phase at = phase::sending;
+    bool overtaken = false;  // a newer value of the key is already written: the head is never re-sent
   };
   struct key_state {
     std::unique_ptr<work_in_progress> work;  // nullptr: idle
@@ -164,7 +176,12 @@ class coalescing_table {
   void remember(key_state& ks, const std::string& worker_id, int32_t generation, bool own);
   static void forget(key_state& ks);
   void resolve(const pending_update& u) { unresolved_.erase(u.accept_seq); }
-  void resolve_acknowledged(const work_in_progress& work, const attempt_report& report, int64_t now_ns);
+  void resolve_acknowledged(const pending_update& u, int64_t handed_on_ns, const attempt_report& report,
+                            int64_t now_ns);
+  void count_acknowledged(std::string_view key, key_state& ks, const pending_update& u, int64_t handed_on_ns,
+                          const attempt_report& report, int64_t now_ns, bool newest);
+  void count_failure(std::string_view key, const pending_update& u, uint32_t attempts, const attempt_report& report,
+                     std::string_view why);
 
   // -- steps of a key's work --
   /// The key's state if its work is in phase `at` (and, given `send_id`, for that send); nullptr for a
@@ -173,6 +190,12 @@ class coalescing_table {
   void start_send(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hand_on(std::string_view key, work_in_progress& work, int64_t now_ns);
   void hold_key(std::string_view key, work_in_progress& work);
+  bool may_chase(const work_in_progress& work, const pending_update& u) const;
+  void send_chaser(std::string_view key, work_in_progress& work, pending_update&& u, int64_t now_ns);
+  void chase_waiting(std::string_view key, key_state& ks, int64_t now_ns);
+  void chaser_delivered(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns);
+  void overtaken_head_delivered(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns);
+  void after_overtaken_head(std::string_view key, key_state& ks, int64_t now_ns);
   void acknowledged(std::string_view key, key_state& ks, const attempt_report& report, int64_t now_ns);
   bool attempt_failed(std::string_view key, key_state& ks, const attempt_report& report);
   void fail_head(std::string_view key, key_state& ks, const attempt_report& report, std::string_view why);

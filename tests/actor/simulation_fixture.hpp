@@ -7,6 +7,7 @@
 
 #include "actors/kafka/delivery_error_table.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -192,15 +193,21 @@ struct sim_base : store_fixture {
         duplicate = true;
       }
     }
+    // The partition keeps a key's records in order (one request in flight, no client retries): a
+    // record's fate lands after the fates of the key's earlier records.
+    const auto after_earlier = km.last_fate_at + 1ns;
+    const auto deliver_at = std::max(t + delay, after_earlier);
+    km.last_fate_at = deliver_at;
     if (kept || duplicate) {
       // The broker-side copy lands before the client hears anything of the send.
-      broker_writes.emplace(t + std::chrono::milliseconds{pick(static_cast<int>(delay.count()))},
+      const auto drawn = t + std::chrono::milliseconds{pick(static_cast<int>(delay.count()))};
+      broker_writes.emplace(std::clamp(drawn, after_earlier, deliver_at),
                             broker_write{r.key, r.tombstone ? std::nullopt : std::optional<std::string>{r.value},
                                          worker_of(r.key, seq), generation_of(r.key, seq), r.send_id});
       ++(kept ? written_anyway : duplicates);
     }
-    deliveries.emplace(t + delay, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : "",
-                                                  judge_delivery_error(static_cast<rd_kafka_resp_err_t>(err))});
+    deliveries.emplace(deliver_at, delivery_result{r.key, r.send_id, err, 0, err ? "simulated" : "",
+                                                   judge_delivery_error(static_cast<rd_kafka_resp_err_t>(err))});
     log("send " + r.key + (seq ? " seq " + std::to_string(*seq) : " <tombstone>") + (fresh ? "" : " (retry)") + " -> " +
         std::to_string(err) + (kept ? " (kept by the broker)" : "") + (duplicate ? " (written twice)" : ""));
   }

@@ -70,6 +70,7 @@ struct key_model {
   uint64_t failed_seq = 0;
   uint32_t retries = 0;  // retries of the current episode
   uint64_t last_acked_seq = 0;
+  time_point last_fate_at{};               // when the key's latest record's fate lands (the partition's order)
   std::optional<std::string> final_value;  // the tail's last put
 };
 

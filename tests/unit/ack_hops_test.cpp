@@ -88,13 +88,15 @@ TEST_F(TableHops, AnAcknowledgedHeadIsTimedFromItsPutThroughEveryHop) {
   const int64_t start = now;
   put("v1", 1, start - 300'000);  // put 300 µs before the table took it; the key is idle: handed on at once
   now += 1'000'000;
-  put("v2", 2);  // waits behind v1
+  put("v2", 2);  // chases v1: handed on at once too
+  put("v3", 3);  // waits behind both
   now += 4'000'000;
-  ack(sent[0], now - 200'000, 4000);  // 4 ms inside the Kafka client, reported 200 µs ago; v2 goes now
+  ack(sent[0], now - 200'000, 4000);  // 4 ms inside the Kafka client, reported 200 µs ago; v3 chases v2 now
   now += 3'000'000;
   ack(sent[1]);  // no report times: the producer's hop takes all of it
+  ack(sent[2]);
   const auto t = table.take_ack_timings();
-  ASSERT_EQ(t.size(), 2u);
+  ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t[0], (ack_timing{.put_to_ack_us = 5300,
                               .ingest_wait_us = 300,
                               .key_wait_us = 0,
@@ -103,7 +105,13 @@ TEST_F(TableHops, AnAcknowledgedHeadIsTimedFromItsPutThroughEveryHop) {
                               .report_to_coalescer_us = 200}));
   EXPECT_EQ(t[1], (ack_timing{.put_to_ack_us = 7000,
                               .ingest_wait_us = 0,
-                              .key_wait_us = 4000,  // behind v1's record in flight
+                              .key_wait_us = 0,  // a second record of the key in flight: no wait
+                              .to_producer_us = 0,
+                              .producer_queue_us = 7000,
+                              .report_to_coalescer_us = 0}));
+  EXPECT_EQ(t[2], (ack_timing{.put_to_ack_us = 7000,
+                              .ingest_wait_us = 0,
+                              .key_wait_us = 4000,  // behind v1's and v2's records in flight
                               .to_producer_us = 0,
                               .producer_queue_us = 3000,
                               .report_to_coalescer_us = 0}));

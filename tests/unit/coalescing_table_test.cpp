@@ -1,93 +1,25 @@
 // The per-key rules of the write path, on the plain table alone: no actors, no Kafka, no clock. Each
 // rule of actors/policy/coalescing_table.hpp has a test named after it; every test ends with the
 // conservation law.
-#include "actors/policy/coalescing_table.hpp"
-
-#include <gtest/gtest.h>
-#include <spdlog/sinks/null_sink.h>
+#include "coalescing_table_fixture.hpp"
 
 #include <map>
 
 using namespace status_store;
-
-namespace {
-
-/// How an attempt ends, as the coalescer tells the table (key and send id filled in by report()).
-struct attempt_ending {
-  attempt_end end;
-  bool authentication;
-  std::string_view advice;
-};
-const attempt_ending acknowledged{attempt_end::acknowledged, false, {}};
-const attempt_ending timed_out{attempt_end::retriable, false, {}};
-const attempt_ending too_large{attempt_end::non_retriable, false, "raise max.message.bytes"};
-const attempt_ending refused_password{attempt_end::non_retriable, true, {}};
-
-struct CoalescingTable : ::testing::Test {
-  coalescing_table table{2, std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::null_sink_mt>())};
-  std::vector<outgoing_record> sent;
-  std::vector<retry_request> scheduled;
-  int64_t now = 1'000'000;
-
-  void put(std::string key, std::string value, std::string worker = "w1", int32_t generation = 1, bool safe = false) {
-    status_update u{std::move(key), false, std::move(value), safe, std::move(worker), generation, 0};
-    table.accept(u, now);
-    collect();
-  }
-  void put_tombstone(std::string key) {
-    status_update u{std::move(key), true, {}, false, {}, 0, 0};
-    table.accept(u, now);
-    collect();
-  }
-  bool report(const outgoing_record& r, const attempt_ending& e) {
-    const bool retry =
-        table.delivered(attempt_report{r.key, r.send_id, e.end, e.authentication, e.advice, "error"}, now);
-    collect();
-    return retry;
-  }
-  void retry_now() {
-    for (auto r : std::exchange(scheduled, {})) table.retry_due(r, now);
-    collect();
-  }
-  void read_back(std::string key, bool tombstone, std::string worker, int32_t generation, bool own) {
-    table.observed(observed_status{std::move(key), tombstone, std::move(worker), generation, own});
-    collect();
-  }
-  void collect() {
-    for (auto& r : table.take_sends()) sent.push_back(std::move(r));
-    for (auto& r : table.take_retries()) scheduled.push_back(std::move(r));
-  }
-  store_counters check_conservation() {
-    const auto c = table.counters();
-    EXPECT_EQ(c.accepted, c.success + c.failure + c.coalesced + c.dropped_stale + c.pending);
-    return c;
-  }
-};
-
-}  // namespace
-
-TEST_F(CoalescingTable, OneRecordPerKeyInFlightAndDifferentKeysPipelined) {
-  put("a", "a1");
-  put("b", "b1");
-  put("a", "a2");
-  ASSERT_EQ(sent.size(), 2u);
-  EXPECT_EQ(table.counters().in_flight, 2u);
-  report(sent[0], acknowledged);
-  ASSERT_EQ(sent.size(), 3u);
-  EXPECT_EQ(sent[2].value, "a2");
-  EXPECT_EQ(check_conservation().pending, 2u);
-}
+using namespace status_store::testing;
 
 TEST_F(CoalescingTable, TheLatestWinsWhileAKeyIsBusy) {
   put("a", "v1");
   for (int i = 2; i <= 10; ++i) put("a", "v" + std::to_string(i));
+  ASSERT_EQ(sent.size(), 2u);  // v1, and v2 chasing it
   report(sent[0], acknowledged);
-  ASSERT_EQ(sent.size(), 2u);
-  EXPECT_EQ(sent[1].value, "v10");
+  ASSERT_EQ(sent.size(), 3u);
+  EXPECT_EQ(sent[2].value, "v10");
   report(sent[1], acknowledged);
+  report(sent[2], acknowledged);
   auto c = check_conservation();
-  EXPECT_EQ(c.coalesced, 8u);
-  EXPECT_EQ(c.success, 2u);
+  EXPECT_EQ(c.coalesced, 7u);
+  EXPECT_EQ(c.success, 3u);
   EXPECT_EQ(c.pending, 0u);
 }
 
@@ -108,20 +40,24 @@ TEST_F(CoalescingTable, ARetrySendsTheLatestValueAndContinuesTheFailureEpisode) 
   EXPECT_EQ(c.coalesced, 1u);
 }
 
-TEST_F(CoalescingTable, AfterMaxRetriesTheUpdateFailsAndTheValueBehindItIsSentFresh) {
+TEST_F(CoalescingTable, AfterMaxRetriesTheUpdateFailsAndTheNextValueStartsAnEpisodeOfItsOwn) {
   put("a", "v1");
   report(sent[0], timed_out);
   retry_now();
   report(sent[1], timed_out);
   retry_now();
-  put("a", "v2");                            // waits behind the last attempt
   EXPECT_FALSE(report(sent[2], timed_out));  // the third attempt: max.retries (2) used up
+  EXPECT_EQ(table.counters().failure, 1u);
+  put("a", "v2");
   ASSERT_EQ(sent.size(), 4u);
-  EXPECT_EQ(sent[3].value, "v2");
-  report(sent[3], acknowledged);
+  EXPECT_TRUE(report(sent[3], timed_out));
+  ASSERT_EQ(scheduled.size(), 1u);
+  EXPECT_EQ(scheduled[0].retry_count, 0u) << "a new update starts its own episode";
+  retry_now();
+  report(sent[4], acknowledged);
   auto c = check_conservation();
   EXPECT_EQ(c.failure, 1u);
-  EXPECT_EQ(c.retry, 2u);
+  EXPECT_EQ(c.retry, 3u);
   EXPECT_EQ(c.success, 1u);
 }
 
@@ -149,12 +85,13 @@ TEST_F(CoalescingTable, PutSafeIsDroppedAtAcceptWhenAnotherWorkersNewerGeneratio
 
 TEST_F(CoalescingTable, AWaitingPutSafeIsJudgedAgainWhenItsTurnComes) {
   put("t", "first", "w1", 4);
-  put("t", "waiting", "w1", 4, true);     // allowed now: nothing is known
+  put("t", "second", "w1", 4);            // chases the first
+  put("t", "waiting", "w1", 4, true);     // allowed now (nothing is known), waits behind both
   read_back("t", false, "w2", 6, false);  // a new owner writes meanwhile
-  report(sent[0], too_large);             // the head fails: the waiting putSafe's turn
-  EXPECT_EQ(sent.size(), 1u);             // judged against w2's generation 6: dropped
+  report(sent[0], too_large);             // the head fails: the waiting putSafe may chase now
+  EXPECT_EQ(sent.size(), 2u);             // judged against w2's generation 6: dropped
   put("t", "plain", "w1", 4);             // a plain put is always written
-  EXPECT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent.size(), 3u);
   auto c = check_conservation();
   EXPECT_EQ(c.dropped_stale, 1u);
   EXPECT_EQ(c.failure, 1u);
@@ -218,11 +155,12 @@ TEST_F(CoalescingTable, LateReportsAndStaleRetryTicketsChangeNothing) {
 
 TEST_F(CoalescingTable, FailingEverythingUnresolvedCountsEachUpdateOnceAndNamesItsKey) {
   put("a", "v1");
-  put("a", "v2");
+  put("a", "v2");  // chasing v1
+  put("a", "v3");  // waiting
   put("b", "v1");
-  report(sent[1], timed_out);
+  report(sent[2], timed_out);
   const auto report_ = table.fail_all_unresolved();
-  EXPECT_EQ(report_.failed, 3u);
+  EXPECT_EQ(report_.failed, 4u);
   EXPECT_EQ(report_.failed_keys.size(), 2u);
   auto c = check_conservation();
   EXPECT_EQ(c.pending, 0u);
@@ -244,8 +182,9 @@ TEST_F(CoalescingTable, FlushWatermarksFollowResolution) {
 
 TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
   put("a", "v1");
-  put("a", "v2");  // coalesced later: never written, never measured
-  put("a", "v3");
+  put("a", "v2");  // chases v1
+  put("a", "v3");  // replaced by v4: never written, never measured
+  put("a", "v4");
   now += 4'000'000;  // 4 ms
   report(sent[0], acknowledged);
   const auto timings = table.take_ack_timings();
@@ -256,11 +195,6 @@ TEST_F(CoalescingTable, LatencyIsMeasuredFromThePutTimeForWrittenUpdatesOnly) {
 }
 
 // ---- outage hold ------------------------------------------------------------------------------------
-
-namespace {
-const attempt_ending purged_for_hold{attempt_end::taken_back, false, {}};
-constexpr int64_t attempt_timeout = 15'000'000'000;  // message.timeout.ms = 15 s
-}  // namespace
 
 TEST_F(CoalescingTable, OutageHoldWritesEachKeyOnceWithItsLatestValueWhenABrokerIsBack) {
   put("a", "a1");
