@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
+#include <optional>
 
 namespace status_store::testing {
 
@@ -53,6 +54,23 @@ struct CoalescingTable : ::testing::Test {
   void collect() {
     for (auto& r : table.take_sends()) sent.push_back(std::move(r));
     for (auto& r : table.take_retries()) scheduled.push_back(std::move(r));
+  }
+  /// The counts a test names; a field left unset is not checked.
+  struct expected_counts {
+    std::optional<uint64_t> success, failure, coalesced, dropped_stale, retry, pending;
+  };
+  /// The conservation law, then the named counts.
+  void expect_counts(const expected_counts& e) {
+    const auto c = check_conservation();
+    const auto check = [](const std::optional<uint64_t>& want, uint64_t got, const char* what) {
+      if (want) EXPECT_EQ(got, *want) << what;
+    };
+    check(e.success, c.success, "success");
+    check(e.failure, c.failure, "failure");
+    check(e.coalesced, c.coalesced, "coalesced");
+    check(e.dropped_stale, c.dropped_stale, "dropped_stale");
+    check(e.retry, c.retry, "retry");
+    check(e.pending, c.pending, "pending");
   }
   store_counters check_conservation() {
     const auto c = table.counters();

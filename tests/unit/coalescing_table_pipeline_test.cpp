@@ -22,10 +22,7 @@ TEST_F(CoalescingTable, TwoRecordsPerKeyInFlightTheNewestChasingTheHead) {
   EXPECT_EQ(sent[3].value, "a4");
   report(sent[2], acknowledged);
   report(sent[3], acknowledged);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.success, 3u);
-  EXPECT_EQ(c.coalesced, 1u);
-  EXPECT_EQ(c.pending, 1u);  // b1
+  expect_counts({.success = 3, .coalesced = 1, .pending = 1});  // b1 still in flight
 }
 
 TEST_F(CoalescingTable, AFailedHeadANewerValueChasesIsNeverSentAgain) {
@@ -41,10 +38,7 @@ TEST_F(CoalescingTable, AFailedHeadANewerValueChasesIsNeverSentAgain) {
   ASSERT_EQ(sent.size(), 3u);
   EXPECT_EQ(sent[2].value, "v2");
   report(sent[2], acknowledged);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.success, 1u);
-  EXPECT_EQ(c.retry, 1u);
-  EXPECT_EQ(c.pending, 0u);
+  expect_counts({.success = 1, .retry = 1, .pending = 0});
 }
 
 TEST_F(CoalescingTable, AHeadThatFailsForGoodDoesNotStopTheValueChasingIt) {
@@ -53,9 +47,7 @@ TEST_F(CoalescingTable, AHeadThatFailsForGoodDoesNotStopTheValueChasingIt) {
   EXPECT_FALSE(report(sent[0], too_large));
   report(sent[1], acknowledged);
   EXPECT_EQ(sent.size(), 2u);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.failure, 1u);
-  EXPECT_EQ(c.success, 1u);
+  expect_counts({.success = 1, .failure = 1});
 }
 
 TEST_F(CoalescingTable, AReportOfTheChaserBeforeTheHeadsOwnIsHonoured) {
@@ -68,10 +60,7 @@ TEST_F(CoalescingTable, AReportOfTheChaserBeforeTheHeadsOwnIsHonoured) {
   EXPECT_FALSE(report(sent[0], timed_out)) << "a newer value is written: v1 is not retried";
   EXPECT_TRUE(scheduled.empty());
   report(sent[2], acknowledged);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.success, 2u);
-  EXPECT_EQ(c.coalesced, 1u);
-  EXPECT_EQ(c.pending, 0u);
+  expect_counts({.success = 2, .coalesced = 1, .pending = 0});
 }
 
 TEST_F(CoalescingTable, AChaserThatFailsWaitsBehindTheHeadAndIsNotSentAgainAtOnce) {
@@ -84,9 +73,7 @@ TEST_F(CoalescingTable, AChaserThatFailsWaitsBehindTheHeadAndIsNotSentAgainAtOnc
   ASSERT_EQ(sent.size(), 3u);
   EXPECT_EQ(sent[2].value, "v2");
   report(sent[2], acknowledged);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.success, 2u);
-  EXPECT_EQ(c.pending, 0u);
+  expect_counts({.success = 2, .pending = 0});
 }
 
 TEST_F(CoalescingTable, APutSafeTheHeadWouldMakeStaleWaitsInsteadOfChasing) {
@@ -95,9 +82,7 @@ TEST_F(CoalescingTable, APutSafeTheHeadWouldMakeStaleWaitsInsteadOfChasing) {
   EXPECT_EQ(sent.size(), 1u);
   report(sent[0], acknowledged);  // w2's generation 6 is known now: the putSafe is stale
   EXPECT_EQ(sent.size(), 1u);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.dropped_stale, 1u);
-  EXPECT_EQ(c.pending, 0u);
+  expect_counts({.dropped_stale = 1, .pending = 0});
 }
 
 TEST_F(CoalescingTable, OutageHoldTakesBackAHeadAndItsChaserAndWritesTheLatestOnce) {
@@ -115,9 +100,5 @@ TEST_F(CoalescingTable, OutageHoldTakesBackAHeadAndItsChaserAndWritesTheLatestOn
   ASSERT_EQ(sent.size(), 3u);
   EXPECT_EQ(sent[2].value, "a3");
   report(sent[2], acknowledged);
-  const auto c = check_conservation();
-  EXPECT_EQ(c.success, 1u);
-  EXPECT_EQ(c.coalesced, 2u);
-  EXPECT_EQ(c.retry, 0u);
-  EXPECT_EQ(c.pending, 0u);
+  expect_counts({.success = 1, .coalesced = 2, .retry = 0, .pending = 0});
 }
