@@ -46,7 +46,6 @@ void coalescing_table::overtaken_head_delivered(std::string_view key, key_state&
     case attempt_end::non_retriable:
       if (report.authentication) ++counters_.authentication_failure;
       count_failure(key, work.head, work.retries_done + 1, report, "not retriable");
-      resolve(work.head);
       break;
     default:  // retriable, held too long, taken back: the newer value is the key's attempt now
       ++counters_.coalesced;
@@ -90,7 +89,6 @@ void coalescing_table::chaser_delivered(std::string_view key, key_state& ks, con
     case attempt_end::non_retriable:
       if (report.authentication) ++counters_.authentication_failure;
       count_failure(key, c->value, 1, report, "not retriable");
-      resolve(c->value);
       break;
     default:
       if (work.next) {
