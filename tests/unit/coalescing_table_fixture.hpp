@@ -55,15 +55,17 @@ struct CoalescingTable : ::testing::Test {
     for (auto& r : table.take_sends()) sent.push_back(std::move(r));
     for (auto& r : table.take_retries()) scheduled.push_back(std::move(r));
   }
-  /// The counts a test names; a field left unset is not checked.
+  /// The counts a test names; a field left unset is not checked (`= {}`: no designated-initializer warning).
   struct expected_counts {
-    std::optional<uint64_t> success, failure, coalesced, dropped_stale, retry, pending;
+    std::optional<uint64_t> success = {}, failure = {}, coalesced = {}, dropped_stale = {}, retry = {}, pending = {};
   };
   /// The conservation law, then the named counts.
   void expect_counts(const expected_counts& e) {
     const auto c = check_conservation();
     const auto check = [](const std::optional<uint64_t>& want, uint64_t got, const char* what) {
-      if (want) EXPECT_EQ(got, *want) << what;
+      if (want) {
+        EXPECT_EQ(got, *want) << what;
+      }
     };
     check(e.success, c.success, "success");
     check(e.failure, c.failure, "failure");
