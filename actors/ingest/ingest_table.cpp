@@ -5,10 +5,20 @@
 
 namespace status_store {
 
+/// The key's entry: the one waiting, else a kept one (its strings' capacity reused), else a new one.
+std::pair<ingest_table::table::iterator, bool> ingest_table::entry_for_locked(const std::string& key) {
+  if (auto it = waiting_.find(key); it != waiting_.end()) return {it, false};
+  if (kept_.empty()) return {waiting_.try_emplace(key).first, true};
+  auto node = std::move(kept_.back());
+  kept_.pop_back();
+  node.key().assign(key);
+  return {waiting_.insert(std::move(node)).position, true};
+}
+
 ingest_table::offer_result ingest_table::insert_locked(status_update&& update) {
-  std::string key = std::move(update.key);
-  auto [it, inserted] = waiting_.try_emplace(std::move(key));
+  auto [it, inserted] = entry_for_locked(update.key);
   if (!inserted) ++replaced_;
+  const std::string key = std::move(update.key);  // the key lives in the map only
   it->second.update = std::move(update);
   return mark_put_locked(it->second);
 }
@@ -28,7 +38,7 @@ ingest_table::offer_result ingest_table::mark_put_locked(entry& e) {
 ingest_table::offer_result ingest_table::offer_copy(const status_update& update) {
   std::lock_guard lock{mutex_};
   if (closed_) return refuse_locked(1);
-  auto [it, inserted] = waiting_.try_emplace(update.key);
+  auto [it, inserted] = entry_for_locked(update.key);
   if (!inserted) ++replaced_;
   // Field by field: the key lives in the map only, and assign() keeps each string's capacity.
   status_update& waiting = it->second.update;
@@ -56,24 +66,38 @@ ingest_table::offer_result ingest_table::offer_all(std::vector<status_update> up
   return result;
 }
 
+/// Empties `taken` into `out` in put order, copying each update so that its entry keeps its strings'
+/// capacity for a later put; the entries go to returned_, up to kept_entries (the rest are freed).
 void ingest_table::append_in_put_order(table& taken, std::vector<status_update>& out) {
-  std::vector<std::pair<uint64_t, status_update>> ordered;
-  ordered.reserve(taken.size());
+  order_.clear();
+  order_.reserve(taken.size());
   while (!taken.empty()) {
     auto node = taken.extract(taken.begin());
-    node.mapped().update.key = std::move(node.key());
-    ordered.emplace_back(node.mapped().put_seq, std::move(node.mapped().update));
+    const uint64_t seq = node.mapped().put_seq;
+    order_.emplace_back(seq, std::move(node));
   }
-  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  out.reserve(out.size() + ordered.size());
-  for (auto& [seq, u] : ordered) out.push_back(std::move(u));
+  std::sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.reserve(out.size() + order_.size());
+  for (auto& [seq, node] : order_) {
+    out.push_back(node.mapped().update);
+    out.back().key = node.key();
+    if (returned_.size() < kept_entries) returned_.push_back(std::move(node));
+  }
+  order_.clear();
+  if (order_.capacity() > kept_entries) decltype(order_){}.swap(order_);  // a storm's space goes with it
+  if (taken.bucket_count() > 4 * kept_entries) table{}.swap(taken);       // and so do its buckets
+}
+
+/// The taken entries become the callers' kept ones when there are more of them: a swap, under the lock.
+void ingest_table::keep_taken_locked() {
+  if (kept_.size() < returned_.size()) kept_.swap(returned_);
 }
 
 ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
   max = std::max<size_t>(max, 1);
   batch out;
-  table taken;
-  bool ended = false;  // this take ends the outstanding wake-up
+  table& taken = taken_table_;  // empty, its buckets kept from the last take
+  bool ended = false;           // this take ends the outstanding wake-up
   {
     std::lock_guard lock{mutex_};
     out.replaced = std::exchange(replaced_, 0);
@@ -104,6 +128,7 @@ ingest_table::batch ingest_table::take(size_t max, bool by_wake_up) {
     std::lock_guard lock{mutex_};
     backlog_waiting_ = left;
     taken_ += out.updates.size() + out.replaced;
+    keep_taken_locked();
   }
   // A wake-up not ended here goes on (the coalescer takes again) until a take ends it.
   out.more = by_wake_up ? !ended : left > 0;

@@ -25,9 +25,9 @@ class ingest_table {
 
   /// Queues `update`, replacing the key's waiting update if there is one.
   offer_result offer(status_update update);
-  /// The same as offer(update), copying `update` into the key's entry: an entry still waiting is
-  /// overwritten in place, its strings' capacity reused, so replacing it allocates nothing. The
-  /// facade's put fills one update per thread and hands it over this way.
+  /// The same as offer(update), copying `update` into the key's entry: the one still waiting, else
+  /// one the coalescer has taken, its strings' capacity reused, so that once the buffers have grown
+  /// a put allocates nothing. The facade's put fills one update per thread and hands it over this way.
   offer_result offer_copy(const status_update& update);
   /// Queues every update in order (a later one for the same key replaces an earlier one).
   offer_result offer_all(std::vector<status_update> updates);
@@ -55,16 +55,21 @@ class ingest_table {
   /// coalescer's accepted counter got from this table (the facade's count when a drain gets no answer).
   uint64_t taken() const;
 
+  /// Entries the coalescer took are kept for later puts, up to this many on each side of the lock.
+  static constexpr size_t kept_entries = 2048;
+
  private:
   struct entry {
     status_update update;
     uint64_t put_seq = 0;  // order of the key's last put
   };
   using table = std::unordered_map<std::string, entry>;
+  std::pair<table::iterator, bool> entry_for_locked(const std::string& key);
   offer_result insert_locked(status_update&& update);
   offer_result refuse_locked(uint64_t updates);
   offer_result mark_put_locked(entry& e);
-  static void append_in_put_order(table& taken, std::vector<status_update>& out);
+  void append_in_put_order(table& taken, std::vector<status_update>& out);
+  void keep_taken_locked();
 
   mutable std::mutex mutex_;
   // A storm larger than a batch, taken out of the table at once and sorted into put order: handed
@@ -72,8 +77,16 @@ class ingest_table {
   std::vector<status_update> backlog_;
   size_t backlog_next_ = 0;
   size_t backlog_waiting_ = 0;  // backlog_'s updates not yet handed out, for waiting() (under mutex_)
-  // The key lives in the map only (moved out of the update and back in on take): one copy per key.
+  // The key lives in the map only (copied into the update on take): one copy per key.
   table waiting_;
+  // Taken entries, their strings' capacity intact, for a put of a key not waiting: in steady state a
+  // put allocates nothing (docs/architecture.md, "The ingest"). Callers' (under mutex_).
+  std::vector<table::node_type> kept_;
+  // The taker's alone: the swapped-out table, kept with its buckets; the entries it has just taken;
+  // the order a take sorts them into.
+  table taken_table_;
+  std::vector<table::node_type> returned_;
+  std::vector<std::pair<uint64_t, table::node_type>> order_;
   uint64_t last_put_seq_ = 0;
   uint64_t replaced_ = 0;
   uint64_t refused_ = 0;

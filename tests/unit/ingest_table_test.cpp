@@ -173,3 +173,42 @@ TEST(IngestTable, OfferCopyQueuesAndReplacesExactlyAsOfferDoes) {
   by_copy.close();
   EXPECT_EQ(by_copy.offer_copy(update("d", "1")), offer_result::refused);
 }
+
+TEST(IngestTable, AKeptEntryHoldsNothingOfTheUpdateItCarriedBefore) {
+  // A taken entry is kept for the next new key, its strings' capacity intact: every field of the
+  // next update must be its own, by copy and by value, and the taken update must be whole.
+  ingest_table t;
+  const status_update first{"status-task-a-long-connector-name-0",
+                            false,
+                            std::string(300, 'v'),
+                            true,
+                            "a-long-worker-id.example.com:8083",
+                            7,
+                            5};
+  const status_update second{"b", true, "", false, "", 0, 9};
+  const status_update third{"c", false, "{}", true, "w", -1, 11};
+  t.offer_copy(first);
+  EXPECT_EQ(t.take(10).updates, std::vector<status_update>{first});
+  t.offer_copy(second);
+  EXPECT_EQ(t.take(10).updates, std::vector<status_update>{second});
+  t.offer(third);
+  EXPECT_EQ(t.take(10).updates, std::vector<status_update>{third});
+  t.offer_copy(first);
+  t.offer(status_update{second});
+  EXPECT_EQ(t.take(10).updates, (std::vector<status_update>{first, second}));
+}
+
+TEST(IngestTable, KeptEntriesServeAsManyKeysAsEverWaitedAndStillKeepPutOrder) {
+  // More keys than are kept, taken and put again in another order: nothing lost, nothing reordered.
+  ingest_table t;
+  const size_t n = ingest_table::kept_entries + 100;
+  for (size_t i = 0; i < n; ++i) t.offer(update("k" + std::to_string(i), "1"));
+  EXPECT_EQ(t.take(n).updates.size(), n);
+  for (size_t i = n; i-- > 0;) t.offer_copy(update("k" + std::to_string(i), "2"));
+  const auto b = t.take(n);
+  ASSERT_EQ(b.updates.size(), n);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(b.updates[i].key, "k" + std::to_string(n - 1 - i));
+    EXPECT_EQ(b.updates[i].value, "2");
+  }
+}
