@@ -13,7 +13,6 @@
 #include "messages/view_overview.hpp"  // key_change
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -51,14 +50,32 @@ class status_history {
 
  private:
   struct entry {
-    uint64_t sequence;
+    uint64_t sequence = 0;
     status_transition transition;
+  };
+  /// A key's transitions, oldest first: a vector grown one entry at a time up to the per-key cap, then
+  /// a ring (a deque's first block alone is 512 bytes, most keys hold one or two transitions).
+  class ring {
+   public:
+    std::size_t size() const { return live_; }
+    bool empty() const { return live_ == 0; }
+    const entry& at(std::size_t i) const { return slots_[(first_ + i) % slots_.size()]; }
+    const entry& front() const { return at(0); }
+    const entry& back() const { return at(live_ - 1); }
+    /// Appends `e`; when `cap` are held, the oldest makes room (returns true: one was dropped).
+    bool push(entry&& e, std::size_t cap);
+    void pop_front();
+
+   private:
+    std::vector<entry> slots_;
+    std::size_t first_ = 0;
+    std::size_t live_ = 0;
   };
   void evict_oldest();
 
   limits limits_;
   // Hashed, not ordered: every record read looks its key up here (docs/benchmarks.md#changes-measured-against-it).
-  std::unordered_map<compact_key, std::deque<entry>, compact_key_hash, compact_key_equal> keys_;  // oldest first
+  std::unordered_map<compact_key, ring, compact_key_hash, compact_key_equal> keys_;
   std::size_t total_ = 0;
   uint64_t next_sequence_ = 0;
 };

@@ -56,6 +56,25 @@ TEST(StatusHistory, TotalCapDropsTheOldestOfAnyKey) {
   EXPECT_EQ(h.keys(), 5u);           // a key whose history went entirely is not kept empty
 }
 
+TEST(StatusHistory, AKeyThatLostItsOldestToTheTotalCapGrowsBackInOrder) {
+  // The total cap takes a key's oldest before the key reached its own cap: its later transitions
+  // fill that room first, then grow it, oldest first throughout; then the per-key cap wraps it.
+  status_history h{{8, 6}};
+  const auto state = [](int i) { return i % 2 ? status_state::failed : status_state::running; };
+  for (int i = 0; i < 3; ++i) h.record("k", at(state(i), i));
+  for (const char* other : {"a", "b", "c", "d"}) h.record(other, at(status_state::running, 50));  // 7 > 6: k's 0 goes
+  EXPECT_EQ(times(h.of("k")), (std::vector<int64_t>{1, 2}));
+  for (const char* other : {"a", "b", "c", "d"}) h.erase(other);
+  for (int i = 3; i < 7; ++i) h.record("k", at(state(i), i));
+  EXPECT_EQ(times(h.of("k")), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
+  h.erase("k");
+  status_history small{{3, 100}};
+  for (int i = 0; i < 3; ++i) small.record("k", at(state(i), i));
+  for (const char* other : {"a", "b"}) small.record(other, at(status_state::running, 50));
+  for (int i = 3; i < 5; ++i) small.record("k", at(state(i), i));
+  EXPECT_EQ(times(small.of("k")), (std::vector<int64_t>{2, 3, 4}));
+}
+
 TEST(StatusHistory, EachKeysLastChangeIsItsNewestTransition) {
   status_history h{{}};
   EXPECT_TRUE(h.last_changes().empty());
