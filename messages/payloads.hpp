@@ -88,6 +88,8 @@ struct store_counters {
   uint64_t authentication_failure = 0;   // status-update-authentication-failure-total: failures (counted in
                                          // failure too) because the broker refused credentials or TLS
   uint64_t retry = 0;                    // status-update-retry-total: re-sends after a retriable error
+  uint64_t attempt_errors = 0;           // status-update-attempt-error-total: sends that ended in a retriable
+                                         // error, whether retried, overtaken by a newer value or given up
   uint64_t coalesced = 0;                // status-update-coalesced-total: replaced by a newer value unsent
   uint64_t dropped_stale = 0;            // status-update-stale-dropped-total: putSafe refused
   uint64_t pending = 0;                  // accepted and not yet resolved

@@ -173,8 +173,8 @@ typename Inspector::result_type inspect(Inspector& f, retry_request& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, store_counters& x) {
   return f(caf::meta::type_name("store_counters"), x.accepted, x.success, x.failure, x.authentication_failure, x.retry,
-           x.coalesced, x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.held, x.oldest_unacked_since_ns,
-           x.ack_latency_p50_us, x.ack_latency_p99_us, x.ack_latency_max_us);
+           x.attempt_errors, x.coalesced, x.dropped_stale, x.pending, x.in_flight, x.waiting_retry, x.held,
+           x.oldest_unacked_since_ns, x.ack_latency_p50_us, x.ack_latency_p99_us, x.ack_latency_max_us);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumed_record& x) {

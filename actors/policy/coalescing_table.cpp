@@ -240,18 +240,25 @@ void coalescing_table::accept(status_update& u, int64_t now_ns) {
   work.next = std::make_unique<pending_update>(std::move(p));
 }
 
+/// A send the table waited for has ended: counted before the per-key rules decide what follows, so a
+/// retriable error counts whether the value is re-sent, overtaken by a newer one or given up.
+void coalescing_table::count_attempt_end(const attempt_report& r) {
+  --counters_.in_flight;
+  if (r.end == attempt_end::retriable || r.end == attempt_end::held_too_long) ++counters_.attempt_errors;
+}
+
 bool coalescing_table::delivered(const attempt_report& r, int64_t now_ns) {
   last_now_ns_ = now_ns;
   if (key_state* chased = keys_.find(r.key);
       chased && chased->work && chased->work->chaser && chased->work->chaser->send_id == r.send_id) {
-    --counters_.in_flight;
+    count_attempt_end(r);
     chaser_delivered(r.key, *chased, r, now_ns);
     return false;
   }
   // A report for a send we no longer wait for (e.g. after the drain deadline) changes nothing.
   key_state* ks = find_work(r.key, phase::sending, r.send_id);
   if (!ks) return false;
-  --counters_.in_flight;
+  count_attempt_end(r);
   if (ks->work->chaser || ks->work->overtaken) {
     overtaken_head_delivered(r.key, *ks, r, now_ns);
     return false;

@@ -180,6 +180,7 @@ class coalescing_table {
                             int64_t now_ns);
   void count_acknowledged(std::string_view key, key_state& ks, const pending_update& u, int64_t handed_on_ns,
                           const attempt_report& report, int64_t now_ns, bool newest);
+  void count_attempt_end(const attempt_report& report);
   void count_failure(std::string_view key, const pending_update& u, uint32_t attempts, const attempt_report& report,
                      std::string_view why);
 

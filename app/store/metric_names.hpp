@@ -36,6 +36,7 @@ inline std::vector<metric_sample> metric_samples(const metrics_snapshot& s) {
       {"status-update-failure-total", counter, d(c.failure), "Status updates given up after all retries or a non-retriable error"},
       {"status-update-authentication-failure-total", counter, d(c.authentication_failure), "Status updates failed because the broker refused the client's credentials or TLS set-up (also in status-update-failure-total)"},
       {"status-update-retry-total", counter, d(c.retry), "Re-sends of status updates after a retriable error"},
+      {"status-update-attempt-error-total", counter, d(c.attempt_errors), "Sends of status updates that ended in a retriable error (timed out, not sent, broker trouble), whether the value was then re-sent, overtaken by a newer value of its key or given up"},
       {"status-update-coalesced-total", counter, d(c.coalesced), "Status updates replaced by a newer value for the same key before being written"},
       {"status-update-stale-dropped-total", counter, d(c.dropped_stale), "putSafe updates refused because a newer generation of another worker is known"},
       {"status-update-accepted-total", counter, d(c.accepted), "Status updates accepted by the store"},

@@ -93,8 +93,9 @@ inline void expect_conservation(const store_counters& c) {
 
 inline std::string describe(const store_counters& c) {
   return "accepted " + std::to_string(c.accepted) + ", success " + std::to_string(c.success) + ", failure " +
-         std::to_string(c.failure) + ", retry " + std::to_string(c.retry) + ", coalesced " +
-         std::to_string(c.coalesced) + ", pending " + std::to_string(c.pending);
+         std::to_string(c.failure) + ", retry " + std::to_string(c.retry) + ", attempt errors " +
+         std::to_string(c.attempt_errors) + ", coalesced " + std::to_string(c.coalesced) + ", pending " +
+         std::to_string(c.pending);
 }
 
 }  // namespace status_store::system_test

@@ -102,3 +102,22 @@ TEST_F(CoalescingTable, OutageHoldTakesBackAHeadAndItsChaserAndWritesTheLatestOn
   report(sent[2], acknowledged);
   expect_counts({.success = 1, .coalesced = 2, .retry = 0, .pending = 0});
 }
+
+TEST_F(CoalescingTable, EverySendThatEndsInARetriableErrorIsAnAttemptErrorWhateverFollows) {
+  // status-update-attempt-error-total: an overtaken head's time-out shows there, though it is
+  // counted as coalesced and never retried; a non-retriable end and an acknowledgement do not.
+  put("a", "v1");
+  put("a", "v2");
+  report(sent[0], timed_out);
+  report(sent[1], acknowledged);
+  EXPECT_EQ(table.counters().attempt_errors, 1u);
+  EXPECT_EQ(table.counters().retry, 0u);
+  put("b", "too-big");
+  report(sent[2], too_large);
+  put("c", "v1");
+  report(sent[3], timed_out);  // a head alone: retried
+  retry_now();
+  report(sent[4], acknowledged);
+  EXPECT_EQ(table.counters().attempt_errors, 2u);
+  expect_counts({.success = 2, .failure = 1, .coalesced = 1, .retry = 1, .pending = 0});
+}
