@@ -116,6 +116,10 @@ nlohmann::json run_latency_points(const std::string& binary, const options& o, d
 /// the p99-against-rate plot beside `json_path` (NAME-latency.tsv).
 void report_latency(nlohmann::json& results, const std::string& json_path);
 nlohmann::json outage(const options& o, bool coalescing);
+/// How the throughput run hands its updates over: one `put` each, `put_all` of the statuses, or
+/// `put_all` of updates the caller builds with make_update; the two put_all ways 1,000 a call.
+enum class put_way { single, all_statuses, all_built };
+nlohmann::json store_throughput(const options& o, put_way way);
 nlohmann::json update_storm(const options& o);
 nlohmann::json rebalance_burst_store(const options& o);
 /// GET /connectors?expand=status beside one GET .../status per connector (rest_expand_scenario.cpp).

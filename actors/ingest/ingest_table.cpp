@@ -35,9 +35,7 @@ ingest_table::offer_result ingest_table::mark_put_locked(entry& e) {
   return offer_result::wake_needed;
 }
 
-ingest_table::offer_result ingest_table::offer_copy(const status_update& update) {
-  std::lock_guard lock{mutex_};
-  if (closed_) return refuse_locked(1);
+ingest_table::offer_result ingest_table::copy_locked(const status_update& update) {
   auto [it, inserted] = entry_for_locked(update.key);
   if (!inserted) ++replaced_;
   // Field by field: the key lives in the map only, and assign() keeps each string's capacity.
@@ -49,6 +47,21 @@ ingest_table::offer_result ingest_table::offer_copy(const status_update& update)
   waiting.generation = update.generation;
   waiting.put_ns = update.put_ns;
   return mark_put_locked(it->second);
+}
+
+ingest_table::offer_result ingest_table::offer_copy(const status_update& update) {
+  std::lock_guard lock{mutex_};
+  if (closed_) return refuse_locked(1);
+  return copy_locked(update);
+}
+
+ingest_table::offer_result ingest_table::offer_copies(std::span<const status_update> updates) {
+  std::lock_guard lock{mutex_};
+  if (closed_) return refuse_locked(updates.size());
+  auto result = offer_result::waiting;
+  for (const auto& u : updates)
+    if (copy_locked(u) == offer_result::wake_needed) result = offer_result::wake_needed;
+  return result;
 }
 
 ingest_table::offer_result ingest_table::offer(status_update update) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,6 +32,9 @@ class ingest_table {
   offer_result offer_copy(const status_update& update);
   /// Queues every update in order (a later one for the same key replaces an earlier one).
   offer_result offer_all(std::vector<status_update> updates);
+  /// offer_all by copying, as offer_copy does each: the facade's put_all of statuses fills a
+  /// per-thread batch and hands it over this way, allocating nothing once the buffers have grown.
+  offer_result offer_copies(std::span<const status_update> updates);
 
   struct batch {
     std::vector<status_update> updates;
@@ -66,6 +70,7 @@ class ingest_table {
   using table = std::unordered_map<std::string, entry>;
   std::pair<table::iterator, bool> entry_for_locked(const std::string& key);
   offer_result insert_locked(status_update&& update);
+  offer_result copy_locked(const status_update& update);
   offer_result refuse_locked(uint64_t updates);
   offer_result mark_put_locked(entry& e);
   void append_in_put_order(table& taken, std::vector<status_update>& out);

@@ -40,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,6 +121,12 @@ class store {
   /// fit_trace(value, config.trace_max_bytes) as the single puts do. Same semantics as the single
   /// puts, in order.
   void put_all(std::vector<status_update> updates);
+  /// put() of each status, in order, in chunks of put_all_chunk under one lock of the ingest table
+  /// each: encoded into a per-thread batch, so once its buffers have grown a call allocates nothing
+  /// (docs/architecture.md, "The ingest"). Traces over budget are cut as put() cuts them.
+  void put_all(std::span<const connector_status> statuses);
+  void put_all(std::span<const task_status> statuses);
+  static constexpr std::size_t put_all_chunk = 1024;
 
   /// Blocks until every update accepted before the call is acknowledged, failed or superseded, or
   /// `timeout` elapses; returns false on timeout. Unlike Connect's flush, it waits for retries too.
@@ -212,7 +219,9 @@ class store {
   }
   void send(status_update update);
   template <class Status>
-  void put_status(const Status& s, bool safe);  // put and put_safe (defined in store.cpp)
+  void put_status(const Status& s, bool safe);  // put and put_safe (defined in store_writes.cpp)
+  template <class Status>
+  void put_all_statuses(std::span<const Status> statuses);
   /// Hands `snapshot` (or, if none, a fresh one) to the reporter, if one is registered.
   void report_metrics(std::optional<metrics_snapshot> snapshot, bool final);
   /// `timeout` as a CAF request timeout, saturated so that no conversion overflows.

@@ -86,6 +86,33 @@ void store::put_all(std::vector<status_update> updates) {
   after_offer(ingest_->offer_all(std::move(updates)), wake_target_, refused_logged_);
 }
 
+/// Each chunk is filled into this thread's batch (the strings' capacity reused) and copied into the
+/// ingest table's entries under one lock; the chunk bounds what the batch keeps and how long a caller
+/// holds the lock.
+template <class Status>
+void store::put_all_statuses(std::span<const Status> statuses) {
+  thread_local std::vector<status_update> batch(put_all_chunk);
+  const auto budget = static_cast<std::size_t>(config_.trace_max_bytes);
+  while (!statuses.empty()) {
+    const auto chunk = statuses.first(std::min(statuses.size(), put_all_chunk));
+    statuses = statuses.subspan(chunk.size());
+    const int64_t now = steady_now_ns();
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      const Status& s = chunk[i];
+      if (s.value.trace && s.value.trace->size() > budget)
+        batch[i] = update_with_trace_cut(s, false, config_.trace_max_bytes);
+      else
+        fill_update(batch[i], s, false);
+      batch[i].put_ns = now;
+    }
+    after_offer(ingest_->offer_copies(std::span<const status_update>{batch.data(), chunk.size()}), wake_target_,
+                refused_logged_);
+  }
+}
+
+void store::put_all(std::span<const connector_status> statuses) { put_all_statuses(statuses); }
+void store::put_all(std::span<const task_status> statuses) { put_all_statuses(statuses); }
+
 bool store::flush(std::chrono::milliseconds timeout) {
   try {
     request_or_throw<ok_atom>(*system_, current(coalescer_), request_timeout(timeout), "flush", flush_atom::value);

@@ -7,6 +7,7 @@
 #include "app/store/store.hpp"
 #include "config/client_settings.hpp"
 #include "messages/status_record_codec.hpp"
+#include "messages/status_updates.hpp"
 #include "mock_store.hpp"
 
 #include <gtest/gtest.h>
@@ -113,6 +114,45 @@ TEST(IngestOnMockCluster, SeveralCallersPuttingAtOnceKeepTheLawAtEverySnapshotAn
   EXPECT_EQ(expected.size(), static_cast<size_t>(threads * keys_each));
   EXPECT_EQ(wrong, 0u) << "keys whose latest status is not on the topic";
   EXPECT_EQ(contents.records, c.success);
+}
+
+TEST(IngestOnMockCluster, PutAllOfStatusesWritesWhatPutOfEachWouldInOrderAcrossChunks) {
+  const std::string topic = "it-ingest-put-all";
+  store s{integration::mock_config(topic, {{"status.storage.trace.max.bytes", "1024"}}),
+          store_options{.jitter_seed = 7}};
+  // 2,500 task statuses over 1,000 keys: more than two chunks, each key put two or three times, the
+  // last put of a key in a later chunk than its first.
+  std::vector<task_status> tasks;
+  std::map<std::string, std::string> expected;
+  for (int i = 0; i < 2'500; ++i) {
+    tasks.push_back(task(i % 1'000, i / 1'000));
+    expected[task_key(tasks.back().connector, tasks.back().task)] = *encode_task_record(tasks.back()).value;
+  }
+  ASSERT_GT(tasks.size(), 2 * store::put_all_chunk);
+  // A connector whose trace is over the budget is written cut, as put() would write it.
+  const connector_status failed{"conn-failed",
+                                status_value{status_state::failed, std::string(5'000, 't'), "worker-0:8083", 3}};
+  connector_status cut = failed;
+  fit_trace(cut.value, 1024);
+  const std::vector<connector_status> connectors{failed, connector_status{"conn-0", tasks.front().value}};
+  expected[connector_key("conn-failed")] = *encode_connector_record(cut).value;
+  expected[connector_key("conn-0")] = *encode_connector_record(connectors.back()).value;
+
+  s.put_all(tasks);
+  s.put_all(connectors);
+  ASSERT_TRUE(s.flush(60s));
+  const auto c = s.metrics().counters;
+  EXPECT_EQ(c.accepted, tasks.size() + connectors.size());
+  EXPECT_EQ(c.accepted, c.success + c.coalesced);
+  auto contents = read_topic_to_end(reader_settings(s), topic, 60s);
+  EXPECT_EQ(contents.latest.size(), expected.size());
+  size_t wrong = 0;
+  for (const auto& [key, value] : expected) {
+    auto it = contents.latest.find(key);
+    if (it == contents.latest.end() || it->second.value != value) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0u) << "keys whose latest status on the topic is not their last put's";
+  EXPECT_LT(expected[connector_key("conn-failed")].size(), 2'000u);
 }
 
 TEST(IngestOnMockCluster, AnUpdateStormWithTheBrokersDownKeepsMemoryBoundedByKeys) {

@@ -174,6 +174,26 @@ TEST(IngestTable, OfferCopyQueuesAndReplacesExactlyAsOfferDoes) {
   EXPECT_EQ(by_copy.offer_copy(update("d", "1")), offer_result::refused);
 }
 
+TEST(IngestTable, OfferCopiesQueuesAndReplacesExactlyAsOfferAllDoes) {
+  ingest_table by_value;
+  ingest_table by_copy;
+  const std::vector<status_update> offers{update("a", "first value of a, longer than the next"), update("b", "1"),
+                                          update("a", "2"), status_update{"c", true, "", true, "w2", 7, 42}};
+  EXPECT_EQ(by_copy.offer_copies(offers), offer_result::wake_needed);
+  EXPECT_EQ(by_value.offer_all(offers), offer_result::wake_needed);
+  EXPECT_EQ(by_copy.offer_copies(std::vector<status_update>{update("c", "back")}), offer_result::waiting);
+  EXPECT_EQ(by_value.offer_all({update("c", "back")}), offer_result::waiting);
+  auto copied = by_copy.take(100);
+  auto valued = by_value.take(100);
+  EXPECT_EQ(copied.updates, valued.updates);
+  EXPECT_EQ(copied.replaced, 2u);
+  EXPECT_EQ(copied.replaced, valued.replaced);
+  EXPECT_EQ(keys_of(copied), (std::vector<std::string>{"b", "a", "c"}));
+  by_copy.close();
+  EXPECT_EQ(by_copy.offer_copies(offers), offer_result::refused);
+  EXPECT_EQ(by_copy.refused(), offers.size());
+}
+
 TEST(IngestTable, AKeptEntryHoldsNothingOfTheUpdateItCarriedBefore) {
   // A taken entry is kept for the next new key, its strings' capacity intact: every field of the
   // next update must be its own, by copy and by value, and the taken update must be whole.
