@@ -53,6 +53,16 @@ status_update update_with_trace_cut(const Status& s, bool safe, int32_t trace_ma
   return update;
 }
 
+/// The update a put of `s` hands over, written into `u`: filled in place (its strings' capacity
+/// reused), or, for a trace over the budget, the cut update with its warning.
+template <class Status>
+void fill_for_put(status_update& u, const Status& s, bool safe, int32_t trace_max_bytes) {
+  if (s.value.trace && s.value.trace->size() > static_cast<std::size_t>(trace_max_bytes))
+    u = update_with_trace_cut(s, safe, trace_max_bytes);
+  else
+    fill_update(u, s, safe);
+}
+
 }  // namespace
 
 /// The update is encoded into this thread's buffer and copied into the ingest table's entry for the
@@ -60,12 +70,8 @@ status_update update_with_trace_cut(const Status& s, bool safe, int32_t trace_ma
 /// (docs/architecture.md, "The ingest"). A trace over budget takes the slow path, with its warning.
 template <class Status>
 void store::put_status(const Status& s, bool safe) {
-  if (s.value.trace && s.value.trace->size() > static_cast<std::size_t>(config_.trace_max_bytes)) {
-    send(update_with_trace_cut(s, safe, config_.trace_max_bytes));
-    return;
-  }
   thread_local status_update buffer;
-  fill_update(buffer, s, safe);
+  fill_for_put(buffer, s, safe, config_.trace_max_bytes);
   buffer.put_ns = steady_now_ns();
   after_offer(ingest_->offer_copy(buffer), wake_target_, refused_logged_);
 }
@@ -92,17 +98,12 @@ void store::put_all(std::vector<status_update> updates) {
 template <class Status>
 void store::put_all_statuses(std::span<const Status> statuses) {
   thread_local std::vector<status_update> batch(put_all_chunk);
-  const auto budget = static_cast<std::size_t>(config_.trace_max_bytes);
   while (!statuses.empty()) {
     const auto chunk = statuses.first(std::min(statuses.size(), put_all_chunk));
     statuses = statuses.subspan(chunk.size());
     const int64_t now = steady_now_ns();
     for (std::size_t i = 0; i < chunk.size(); ++i) {
-      const Status& s = chunk[i];
-      if (s.value.trace && s.value.trace->size() > budget)
-        batch[i] = update_with_trace_cut(s, false, config_.trace_max_bytes);
-      else
-        fill_update(batch[i], s, false);
+      fill_for_put(batch[i], chunk[i], false, config_.trace_max_bytes);
       batch[i].put_ns = now;
     }
     after_offer(ingest_->offer_copies(std::span<const status_update>{batch.data(), chunk.size()}), wake_target_,
